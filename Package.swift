@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "mustc",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "mustc", targets: ["mustc"]),
+        .executable(name: "tmdb-stub", targets: ["tmdb-stub"]),
+        .library(name: "MustCore", targets: ["MustCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "MustCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            plugins: ["EmbedMigrationsPlugin"]
+        ),
+        .executableTarget(
+            name: "mustc",
+            dependencies: [
+                "MustCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Build-time tool: turns Migrations/*.sql into Swift string literals so the binary needs no bundle.
+        .executableTarget(name: "EmbedMigrations"),
+        .plugin(
+            name: "EmbedMigrationsPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrations"],
+            path: "Sources/EmbedMigrationsPlugin"
+        ),
+        // A TMDB-compatible HTTP server for tests and benchmarks; never linked into mustc.
+        .target(name: "TMDBStub", dependencies: ["MustCore"]),
+        .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
+        .testTarget(
+            name: "MustCoreTests",
+            dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "mustcTests", dependencies: ["mustc", "MustCore", "TMDBStub"]),
+    ]
+)

@@ -1,0 +1,24 @@
+import Foundation
+import PackagePlugin
+
+/// Embeds every `Migrations/NNNN_name.sql` into the library at build time, so the binary needs no bundle.
+@main
+struct EmbedMigrationsPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let directory = context.package.directoryURL.appending(path: "Migrations")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path())
+            .filter { $0.hasSuffix(".sql") }
+            .sorted()
+        let inputs = names.map { directory.appending(path: $0) }
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
+        return [
+            .buildCommand(
+                displayName: "Embedding \(names.count) migrations",
+                executable: try context.tool(named: "EmbedMigrations").url,
+                arguments: [output.path()] + inputs.map { $0.path() },
+                inputFiles: inputs,
+                outputFiles: [output]
+            )
+        ]
+    }
+}

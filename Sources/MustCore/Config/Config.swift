@@ -1,0 +1,60 @@
+import Foundation
+
+/// Everything mustc can be configured with. Every field has a default that works.
+public struct Config: Sendable, Equatable {
+    public struct TMDB: Sendable, Equatable {
+        public var apiKey: String?
+        public var accessToken: String?
+        public var baseURL = URL(string: "https://api.themoviedb.org/3")!
+        public var language: String?
+        public var requestTimeout: TimeInterval = 10
+        public var maxRequestsPerSecond: Double = 35
+        public var maxRetries = 3
+
+        public var credentials: TMDBCredentials? {
+            if let accessToken, !accessToken.isEmpty { return .accessToken(accessToken) }
+            if let apiKey, !apiKey.isEmpty { return .apiKey(apiKey) }
+            return nil
+        }
+    }
+
+    public struct Fetch: Sendable, Equatable {
+        public var maxConcurrentOperations = 4
+        public var runBudget: TimeInterval = 30 * 60
+        public var writeBatchSize = 50
+    }
+
+    public struct Schedule: Sendable, Equatable {
+        public var minimumInterval: TimeInterval = 15 * 60
+        public var maximumInterval: TimeInterval = 24 * 3600
+        public var backoffFactor: Double = 2
+        public var failureRetryInterval: TimeInterval = 10 * 60
+        public var notFoundRetryInterval: TimeInterval = 7 * 24 * 3600
+    }
+
+    public var database: String?
+    public var tmdb = TMDB()
+    public var fetch = Fetch()
+    public var schedule = Schedule()
+
+    public init() {}
+}
+
+/// How mustc authenticates to TMDB. Never printed: `description` is redacted.
+public enum TMDBCredentials: Sendable, Equatable, CustomStringConvertible {
+    case apiKey(String)
+    case accessToken(String)
+
+    public var description: String {
+        switch self {
+        case .apiKey: "api key (redacted)"
+        case .accessToken: "access token (redacted)"
+        }
+    }
+
+    var secret: String {
+        switch self {
+        case .apiKey(let value), .accessToken(let value): value
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Reads one config file into a `Config`, rejecting unknown keys and wrong types by name.
+/// Keys named "$comment" are ignored anywhere, so the example file can explain itself.
+struct ConfigFileReader {
+    let path: String
+
+    func apply(to config: inout Config) throws(ConfigError) {
+        let root = try parse()
+        guard case .object(let top) = root else {
+            throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
+        }
+        let section = Section(path: path, prefix: "", values: top)
+        try section.checkKeys(["database", "tmdb", "fetch", "schedule"])
+        config.database = try section.string("database")
+        if let tmdb = try section.object("tmdb") {
+            try tmdb.checkKeys([
+                "apiKey", "accessToken", "baseURL", "language", "requestTimeout", "maxRequestsPerSecond", "maxRetries",
+            ])
+            config.tmdb.apiKey = try tmdb.string("apiKey") ?? config.tmdb.apiKey
+            config.tmdb.accessToken = try tmdb.string("accessToken") ?? config.tmdb.accessToken
+            config.tmdb.baseURL = try tmdb.url("baseURL") ?? config.tmdb.baseURL
+            config.tmdb.language = try tmdb.string("language") ?? config.tmdb.language
+            config.tmdb.requestTimeout = try tmdb.duration("requestTimeout") ?? config.tmdb.requestTimeout
+            config.tmdb.maxRequestsPerSecond =
+                try tmdb.positive("maxRequestsPerSecond") ?? config.tmdb.maxRequestsPerSecond
+            config.tmdb.maxRetries = try tmdb.integer("maxRetries", minimum: 0) ?? config.tmdb.maxRetries
+        }
+        if let fetch = try section.object("fetch") {
+            try fetch.checkKeys(["maxConcurrentOperations", "runBudget", "writeBatchSize"])
+            config.fetch.maxConcurrentOperations =
+                try fetch.integer("maxConcurrentOperations", minimum: 1) ?? config.fetch.maxConcurrentOperations
+            config.fetch.runBudget = try fetch.duration("runBudget") ?? config.fetch.runBudget
+            config.fetch.writeBatchSize = try fetch.integer("writeBatchSize", minimum: 1) ?? config.fetch.writeBatchSize
+        }
+        if let schedule = try section.object("schedule") {
+            try schedule.checkKeys([
+                "minimumInterval", "maximumInterval", "backoffFactor", "failureRetryInterval", "notFoundRetryInterval",
+            ])
+            config.schedule.minimumInterval =
+                try schedule.duration("minimumInterval") ?? config.schedule.minimumInterval
+            config.schedule.maximumInterval =
+                try schedule.duration("maximumInterval") ?? config.schedule.maximumInterval
+            config.schedule.backoffFactor = try schedule.positive("backoffFactor") ?? config.schedule.backoffFactor
+            config.schedule.failureRetryInterval =
+                try schedule.duration("failureRetryInterval") ?? config.schedule.failureRetryInterval
+            config.schedule.notFoundRetryInterval =
+                try schedule.duration("notFoundRetryInterval") ?? config.schedule.notFoundRetryInterval
+            if config.schedule.maximumInterval < config.schedule.minimumInterval {
+                throw .invalidValue(
+                    source: path, key: "schedule.maximumInterval", expected: "at least schedule.minimumInterval")
+            }
+            if config.schedule.backoffFactor < 1 {
+                throw .invalidValue(source: path, key: "schedule.backoffFactor", expected: "a number of at least 1")
+            }
+        }
+    }
+
+    private func parse() throws(ConfigError) -> JSONValue {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            let detail = (context.underlyingError as NSError?)?.debugDescription ?? context.debugDescription
+            throw .malformedJSON(path: path, detail: detail)
+        } catch {
+            throw .malformedJSON(path: path, detail: "\(error)")
+        }
+    }
+}
+
+/// One JSON object of the config file, with typed accessors that name the full key on error.
+private struct Section {
+    let path: String
+    let prefix: String
+    let values: [String: JSONValue]
+
+    func checkKeys(_ known: [String]) throws(ConfigError) {
+        for key in values.keys.sorted() where key != "$comment" && !known.contains(key) {
+            throw .unknownKey(source: path, key: prefix + key, known: known)
+        }
+    }
+
+    private func present(_ key: String) -> JSONValue? {
+        switch values[key] {
+        case .none, .null: nil
+        case .some(let value): value
+        }
+    }
+
+    private func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> ConfigError {
+        .wrongType(source: path, key: prefix + key, expected: expected, found: value.typeName)
+    }
+
+    func object(_ key: String) throws(ConfigError) -> Section? {
+        guard let value = present(key) else { return nil }
+        guard case .object(let nested) = value else { throw mismatch(key, "an object", value) }
+        return Section(path: path, prefix: prefix + key + ".", values: nested)
+    }
+
+    func string(_ key: String) throws(ConfigError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
+        return text.isEmpty ? nil : text
+    }
+
+    func url(_ key: String) throws(ConfigError) -> URL? {
+        guard let text = try string(key) else { return nil }
+        guard let url = HTTPURL.parse(text) else {
+            throw .invalidValue(source: path, key: prefix + key, expected: "an http or https URL")
+        }
+        return url
+    }
+
+    func positive(_ key: String) throws(ConfigError) -> Double? {
+        guard let value = present(key) else { return nil }
+        guard case .number(let number) = value else { throw mismatch(key, "a number", value) }
+        guard number > 0 else { throw .invalidValue(source: path, key: prefix + key, expected: "a number above 0") }
+        return number
+    }
+
+    func integer(_ key: String, minimum: Int) throws(ConfigError) -> Int? {
+        guard let value = present(key) else { return nil }
+        guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e9 else {
+            throw mismatch(key, "a whole number", value)
+        }
+        guard Int(number) >= minimum else {
+            throw .invalidValue(source: path, key: prefix + key, expected: "a whole number of at least \(minimum)")
+        }
+        return Int(number)
+    }
+
+    func duration(_ key: String) throws(ConfigError) -> TimeInterval? {
+        guard let value = present(key) else { return nil }
+        let seconds: Double?
+        switch value {
+        case .number(let number): seconds = number
+        case .string(let text): seconds = Durations.parse(text)
+        default: throw mismatch(key, "a duration (seconds, or a string like \"90s\", \"15m\", \"24h\")", value)
+        }
+        guard let seconds, seconds > 0 else {
+            throw .invalidValue(
+                source: path, key: prefix + key,
+                expected: "a positive duration (seconds, or a string like \"90s\", \"15m\", \"24h\")")
+        }
+        return seconds
+    }
+}

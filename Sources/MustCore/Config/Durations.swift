@@ -1,0 +1,25 @@
+import Foundation
+
+/// Durations in config are seconds (a number) or a string such as "90s", "15m", "24h" or "7d".
+public enum Durations {
+    private static let units: [(suffix: String, seconds: Double)] = [
+        ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400),
+    ]
+
+    public static func parse(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for unit in units.sorted(by: { $0.suffix.count > $1.suffix.count }) where trimmed.hasSuffix(unit.suffix) {
+            guard let value = Double(trimmed.dropLast(unit.suffix.count)), value.isFinite else { return nil }
+            return value * unit.seconds
+        }
+        return Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// The shortest exact rendering: 900 → "15m", 90 → "90s", 86400 → "24h".
+    public static func format(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded())
+        if whole >= 3600, whole % 3600 == 0 { return "\(whole / 3600)h" }
+        if whole >= 60, whole % 60 == 0 { return "\(whole / 60)m" }
+        return "\(whole)s"
+    }
+}

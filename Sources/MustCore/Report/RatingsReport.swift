@@ -1,0 +1,61 @@
+import Foundation
+
+/// The ratings report. Its JSON shape is a contract scripts depend on; fields not fetched yet are null.
+public struct RatingsReport: Sendable, Equatable, Encodable {
+    public var members: [MemberRatings]
+
+    public init(members: [MemberRatings]) { self.members = members }
+}
+
+public struct MemberRatings: Sendable, Equatable, Encodable {
+    public var name: String
+    public var movies: [MovieRating]
+
+    public init(name: String, movies: [MovieRating]) {
+        self.name = name
+        self.movies = movies
+    }
+}
+
+public struct MovieRating: Sendable, Equatable, Encodable {
+    public var title: String
+    public var remoteId: Int?
+    public var popularity: Double?
+    public var voteAverage: Double?
+    public var voteCount: Int?
+    public var updatedAt: Date?
+
+    public init(
+        title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
+        voteCount: Int? = nil, updatedAt: Date? = nil
+    ) {
+        self.title = title
+        self.remoteId = remoteId
+        self.popularity = popularity
+        self.voteAverage = voteAverage
+        self.voteCount = voteCount
+        self.updatedAt = updatedAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case title, remoteId, popularity, voteAverage, voteCount, updatedAt
+    }
+
+    // Written out so that missing values are `null` rather than absent keys.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(remoteId, forKey: .remoteId)
+        try container.encode(popularity, forKey: .popularity)
+        try container.encode(voteAverage, forKey: .voteAverage)
+        try container.encode(voteCount, forKey: .voteCount)
+        try container.encode(updatedAt.map(ISO8601.string), forKey: .updatedAt)
+    }
+}
+
+/// UTC timestamps as "2026-11-22T10:00:00Z", the form every report uses.
+public enum ISO8601 {
+    public static func string(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case table, json, csv
+}
+
+/// Renders reports as an aligned text table, JSON or CSV (RFC 4180).
+public enum ReportRenderer {
+    public static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain values cannot fail; an empty object keeps the output valid JSON regardless.
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func csv(header: [String], rows: [[String]]) -> String {
+        ([header] + rows).map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func csvField(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Columns padded to their widest cell, measured in characters.
+    public static func table(header: [String], rows: [[String]], indent: String = "") -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }
+            return indent + padded.joined(separator: "  ")
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+
+/// Applies the embedded `Migrations/NNNN_name.sql` files in order, each once, each in its own transaction.
+///
+/// Hand-rolled rather than GRDB's `DatabaseMigrator` because that one reads the applied list outside the
+/// write lock: two processes opening a fresh file at once would both run 0001. Here the check and the
+/// apply share one IMMEDIATE transaction.
+enum Migrations {
+    static var all: [(identifier: String, sql: String)] { embeddedMigrations }
+
+    static func appliedIdentifiers(_ db: Database) throws -> [String] {
+        guard try db.tableExists("schemaMigration") else { return [] }
+        return try String.fetchAll(db, sql: "SELECT identifier FROM schemaMigration ORDER BY identifier")
+    }
+
+    /// Identifiers recorded in the file that this binary does not ship: the file is from a newer mustc.
+    static func unknownIdentifiers(_ db: Database) throws -> [String] {
+        let known = Set(all.map(\.identifier))
+        return try appliedIdentifiers(db).filter { !known.contains($0) }
+    }
+
+    static func apply(to writer: any DatabaseWriter) throws {
+        for migration in all {
+            try writer.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS schemaMigration (
+                            identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL)
+                        """)
+                let done = try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM schemaMigration WHERE identifier = ?", arguments: [migration.identifier])
+                guard done != true else { return }
+                try db.execute(sql: migration.sql)
+                try db.execute(
+                    sql: "INSERT INTO schemaMigration (identifier, appliedAt) VALUES (?, ?)",
+                    arguments: [migration.identifier, Date()])
+            }
+        }
+    }
+}
+
+extension Store {
+    /// The migrations compiled into this binary, in order; tests compare them with `Migrations/`.
+    public var embeddedMigrationIdentifiers: [String] { Migrations.all.map(\.identifier) }
+
+    public func embeddedMigrationSQL(_ identifier: String) -> String? {
+        Migrations.all.first { $0.identifier == identifier }?.sql
+    }
+}

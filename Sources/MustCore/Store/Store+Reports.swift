@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+
+public struct MemberSummary: Sendable, Equatable, Encodable {
+    public var name: String
+    public var movies: Int
+}
+
+public struct MovieListing: Sendable, Equatable, Encodable {
+    public var title: String
+    public var remoteId: Int?
+    public var releaseDate: String?
+    public var members: [String]
+
+    private enum CodingKeys: String, CodingKey { case title, remoteId, releaseDate, members }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(remoteId, forKey: .remoteId)
+        try container.encode(releaseDate, forKey: .releaseDate)
+        try container.encode(members, forKey: .members)
+    }
+}
+
+extension Store {
+    /// Every member (or the one whose folded name matches), each with their movies, ordered by folded key.
+    public func ratings(member: String? = nil) throws(StoreError) -> RatingsReport {
+        try read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT member.id, member.name, movie.title, movie.remoteId, movie.popularity,
+                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id
+                    FROM member
+                    LEFT JOIN memberMovie ON memberMovie.memberId = member.id
+                    LEFT JOIN movie ON movie.id = memberMovie.movieId
+                    WHERE ?1 IS NULL OR member.nameKey = ?1
+                    ORDER BY member.nameKey, movie.titleKey
+                    """,
+                arguments: [member.map(TitleKey.make)])
+            var members: [MemberRatings] = []
+            var currentId: Int64?
+            while let row = try rows.next() {
+                let memberId: Int64 = row[0]
+                if memberId != currentId {
+                    members.append(MemberRatings(name: row[1], movies: []))
+                    currentId = memberId
+                }
+                guard row[8] as Int64? != nil else { continue }
+                members[members.count - 1].movies.append(
+                    MovieRating(
+                        title: row[2], remoteId: row[3], popularity: row[4], voteAverage: row[5], voteCount: row[6],
+                        updatedAt: row[7]))
+            }
+            return RatingsReport(members: members)
+        }
+    }
+
+    public func members() throws(StoreError) -> [MemberSummary] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, (SELECT COUNT(*) FROM memberMovie WHERE memberId = member.id)
+                    FROM member ORDER BY nameKey
+                    """
+            ).map { MemberSummary(name: $0[0], movies: $0[1]) }
+        }
+    }
+
+    /// Movies with the members who keep them; only one member's when `member` is given.
+    public func movies(member: String? = nil) throws(StoreError) -> [MovieListing] {
+        try read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name
+                    FROM movie
+                    JOIN memberMovie ON memberMovie.movieId = movie.id
+                    JOIN member ON member.id = memberMovie.memberId
+                    WHERE ?1 IS NULL OR movie.id IN (
+                        SELECT movieId FROM memberMovie JOIN member ON member.id = memberId WHERE nameKey = ?1)
+                    ORDER BY movie.titleKey, movie.id, member.nameKey
+                    """,
+                arguments: [member.map(TitleKey.make)])
+            var listings: [MovieListing] = []
+            var currentId: Int64?
+            while let row = try rows.next() {
+                let movieId: Int64 = row[0]
+                if movieId != currentId {
+                    listings.append(MovieListing(title: row[1], remoteId: row[2], releaseDate: row[3], members: []))
+                    currentId = movieId
+                }
+                listings[listings.count - 1].members.append(row[4])
+            }
+            return listings
+        }
+    }
+
+    /// True when a member with this folded name exists.
+    public func hasMember(_ name: String) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)]) ?? false
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+public struct HTTPRequest: Sendable {
+    public var url: URL
+    public var headers: [String: String]
+    public var timeout: TimeInterval
+
+    public init(url: URL, headers: [String: String] = [:], timeout: TimeInterval) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header names are lowercased.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.body = body
+    }
+}
+
+/// Failures below HTTP: no response at all.
+public enum TransportError: Error, Sendable, Equatable {
+    case timedOut
+    case unreachable(String)
+}
+
+/// The HTTP boundary of the TMDB client: one GET in, one response out.
+public typealias HTTPTransport = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+public enum URLSessionTransport {
+    /// A transport on one shared URLSession (libcurl on Linux), so connections are reused across requests.
+    public static func make(maxConnections: Int = 8) -> HTTPTransport {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = maxConnections
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: configuration)
+        return { request in
+            var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
+            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            let data: Data
+            let response: URLResponse
+            do {
+                (data, response) = try await session.data(for: urlRequest)
+            } catch let error as URLError {
+                switch error.code {
+                case .timedOut: throw TransportError.timedOut
+                case .cancelled: throw CancellationError()
+                // The URL is left out on purpose: it may carry the api key.
+                default: throw TransportError.unreachable("network error \(error.code.rawValue)")
+                }
+            }
+            guard let http = response as? HTTPURLResponse else {
+                throw TransportError.unreachable("response was not HTTP")
+            }
+            var headers: [String: String] = [:]
+            for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
+            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Something the stub does instead of answering normally, as the real API would.
+public enum StubFault: Sendable, Equatable {
+    /// 401 with status_code 7, as for an invalid key.
+    case unauthorized
+    /// 404 with status_code 34.
+    case notFound
+    /// 429 with status_code 25 and the given Retry-After header value (seconds or an HTTP date).
+    case rateLimited(retryAfter: String)
+    /// 503 with status_code 9 (offline), 504 with 24 (backend timeout), …
+    case serverError(status: Int)
+    /// 200 with a body that is not JSON.
+    case malformedJSON
+    /// Waits this long before answering normally, to outlast the client's timeout.
+    case hang(seconds: Double)
+}
+
+/// Which requests a fault applies to.
+public enum StubRoute: Sendable, Equatable {
+    case any
+    case search
+    case details(id: Int?)
+
+    func matches(path: String) -> Bool {
+        switch self {
+        case .any: true
+        case .search: path.hasSuffix("/search/movie")
+        case .details(nil): path.contains("/movie/") && !path.hasSuffix("/search/movie")
+        case .details(let id?): path.hasSuffix("/movie/\(id)")
+        }
+    }
+}
+
+struct FaultRule {
+    var route: StubRoute
+    var fault: StubFault
+    /// nil: for every matching request until cleared.
+    var remaining: Int?
+}
+
+/// One request as the stub received it, with the query decoded as a form would be ("+" is a space).
+public struct RecordedRequest: Sendable {
+    public var path: String
+    public var query: [String: String]
+    public var headers: [String: String]
+}

@@ -1,0 +1,109 @@
+import Foundation
+import MustCore
+
+extension TMDBStubServer {
+    struct Reply {
+        var status: Int
+        var headers: [(String, String)] = [("Content-Type", "application/json;charset=utf-8")]
+        var body: Data
+        var delay: Double = 0
+    }
+
+    func respond(to head: HTTPWire.Head) -> Reply {
+        let (path, query) = Self.split(head.target)
+        var reply = locked { () -> Reply in
+            note(RecordedRequest(path: path, query: query, headers: head.headers))
+            if let limited = overLimit() { return limited }
+            guard authorized(query: query, headers: head.headers) else {
+                return Self.error(401, code: 7, "Invalid API key: You must be granted a valid key.")
+            }
+            if let fault = takeFault(for: path) { return Self.reply(for: fault, otherwise: route(path, query)) }
+            return route(path, query)
+        }
+        reply.delay += latency
+        return reply
+    }
+
+    private func route(_ path: String, _ query: [String: String]) -> Reply {
+        if path == "/3/search/movie" { return search(query) }
+        if path.hasPrefix("/3/movie/") {
+            guard let id = Int(path.dropFirst("/3/movie/".count)), id > 0 else {
+                return Self.error(404, code: 6, "Invalid id: The pre-requisite id is invalid or not found.")
+            }
+            return details(id)
+        }
+        return Self.error(404, code: 34, "The resource you requested could not be found.")
+    }
+
+    private func search(_ query: [String: String]) -> Reply {
+        let page = Int(query["page"] ?? "1") ?? 0
+        guard (1...500).contains(page) else {
+            return Self.error(
+                400, code: 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
+        }
+        let key = TitleKey.make(query["query"] ?? "")
+        let matches =
+            key.isEmpty
+            ? []
+            : catalogue.filter { movie in
+                TitleKey.make(movie.title).contains(key) || TitleKey.make(movie.originalTitle).contains(key)
+            }
+            .sorted { $0.popularity > $1.popularity }
+        let pageSize = 20
+        let slice = matches.dropFirst((page - 1) * pageSize).prefix(pageSize)
+        return Self.json([
+            "page": page, "results": slice.map(\.searchResult),
+            "total_pages": (matches.count + pageSize - 1) / pageSize, "total_results": matches.count,
+        ])
+    }
+
+    private func details(_ id: Int) -> Reply {
+        guard let movie = movieUnlocked(id) else {
+            return Self.error(404, code: 34, "The resource you requested could not be found.")
+        }
+        return Self.json(movie.details)
+    }
+
+    static func reply(for fault: StubFault, otherwise normal: Reply) -> Reply {
+        switch fault {
+        case .unauthorized: return error(401, code: 7, "Invalid API key: You must be granted a valid key.")
+        case .notFound: return error(404, code: 34, "The resource you requested could not be found.")
+        case .rateLimited(let retryAfter):
+            var reply = error(429, code: 25, "Your request count (41) is over the allowed limit of (40).")
+            reply.headers.append(("Retry-After", retryAfter))
+            return reply
+        case .serverError(let status):
+            return status == 504
+                ? error(504, code: 24, "Your request to the backend server timed out. Try again.")
+                : error(status, code: 9, "Service offline: This service is temporarily offline, try again later.")
+        case .malformedJSON:
+            return Reply(status: 200, body: Data("{\"page\":1,\"results\":[{\"id\":".utf8))
+        case .hang(let seconds):
+            var reply = normal
+            reply.delay = seconds
+            return reply
+        }
+    }
+
+    static func error(_ status: Int, code: Int, _ message: String) -> Reply {
+        json(["success": false, "status_code": code, "status_message": message], status: status)
+    }
+
+    static func json(_ object: [String: Any], status: Int = 200) -> Reply {
+        let body = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+        return Reply(status: status, body: body)
+    }
+
+    /// Splits "/3/search/movie?query=a%2Bb&page=1" and decodes the query as a form: "+" is a space.
+    static func split(_ target: String) -> (String, [String: String]) {
+        let parts = target.split(separator: "?", maxSplits: 1)
+        var query: [String: String] = [:]
+        for pair in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
+            let field = pair.split(separator: "=", maxSplits: 1).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            query[field[0]] = field.count > 1 ? field[1] : ""
+        }
+        return (parts.first.map(String.init) ?? "/", query)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import MustCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A TMDB v3-compatible HTTP server on loopback for tests and benchmarks: the real paths, field names,
+/// status codes and error bodies, with injectable faults, latency and a rate limit.
+public final class TMDBStubServer: @unchecked Sendable {
+    public let apiKey: String
+    public let accessToken: String
+
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var movies: [Int: StubMovie] = [:]
+    private var faults: [FaultRule] = []
+    private var recorded: [RecordedRequest] = []
+    private var served = 0
+    private var rateWindow: [Date] = []
+    private var latencySeconds: Double = 0
+    private var limit: (requests: Int, per: Double)?
+    private var listener: Int32 = -1
+    private var connections: Set<Int32> = []
+    private var stopped = false
+
+    public private(set) var port: UInt16 = 0
+    public var recordsRequests = true
+
+    public init(apiKey: String = "stub-api-key", accessToken: String = "stub-access-token", movies: [StubMovie] = []) {
+        self.apiKey = apiKey
+        self.accessToken = accessToken
+        for movie in movies { self.movies[movie.id] = movie }
+    }
+
+    /// The base URL clients use, like `https://api.themoviedb.org/3`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/3")! }
+
+    // MARK: Catalogue and behaviour
+
+    public func upsert(_ movie: StubMovie) { locked { movies[movie.id] = movie } }
+    public func remove(id: Int) { locked { _ = movies.removeValue(forKey: id) } }
+    public func movie(id: Int) -> StubMovie? { locked { movies[id] } }
+
+    public func update(id: Int, _ change: (inout StubMovie) -> Void) {
+        locked { if var movie = movies[id] { change(&movie); movies[id] = movie } }
+    }
+
+    public var latency: Double {
+        get { locked { latencySeconds } }
+        set { locked { latencySeconds = newValue } }
+    }
+
+    /// Answers 429 (status_code 25, Retry-After 1) once more than `requests` arrive within `per` seconds.
+    public func setRateLimit(requests: Int, per seconds: Double) { locked { limit = (requests, seconds) } }
+
+    /// Applies `fault` to the next `times` matching requests, or to all of them when `times` is nil.
+    public func inject(_ fault: StubFault, on route: StubRoute = .any, times: Int? = 1) {
+        locked { faults.append(FaultRule(route: route, fault: fault, remaining: times)) }
+    }
+
+    public func clearFaults() { locked { faults.removeAll() } }
+
+    public var requests: [RecordedRequest] { locked { recorded } }
+    public var requestCount: Int { locked { served } }
+
+    // MARK: Lifecycle
+
+    /// Listens on 127.0.0.1 (port 0 picks a free one) and serves on background threads.
+    public func start(port requested: UInt16 = 0) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StubError.socket("socket", errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = requested.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw StubError.socket("bind/listen", errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = fd
+        let thread = Thread { [self] in acceptLoop(fd) }
+        thread.start()
+    }
+
+    public func stop() {
+        let (fd, open) = locked { () -> (Int32, Set<Int32>) in
+            stopped = true
+            return (listener, connections)
+        }
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop(_ fd: Int32) {
+        while true {
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            var yes: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            let admitted = locked { () -> Bool in
+                if stopped { return false }
+                connections.insert(connection)
+                return true
+            }
+            guard admitted else { close(connection); return }
+            let thread = Thread { [self] in serve(connection) }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var wire = HTTPWire(socket: connection)
+        while let head = wire.readHead() {
+            let reply = respond(to: head)
+            if reply.delay > 0 { pause(reply.delay) }
+            if locked({ stopped }) { break }
+            wire.write(status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive)
+            if !head.keepAlive { break }
+        }
+        locked { _ = connections.remove(connection) }
+        close(connection)
+    }
+
+    /// Sleeps in short steps so that `stop()` is not held up by a hanging response.
+    private func pause(_ seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !locked({ stopped }) {
+            Thread.sleep(forTimeInterval: min(0.02, max(0, deadline.timeIntervalSinceNow)))
+        }
+    }
+
+    // MARK: Called with the lock held
+
+    var catalogue: [StubMovie] { Array(movies.values) }
+
+    func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
+
+    func authorized(query: [String: String], headers: [String: String]) -> Bool {
+        query["api_key"] == apiKey || headers["authorization"] == "Bearer \(accessToken)"
+    }
+
+    func note(_ request: RecordedRequest) {
+        served += 1
+        if recordsRequests { recorded.append(request) }
+    }
+
+    /// A 429 once the sliding window holds more than the limit allows.
+    func overLimit() -> Reply? {
+        guard let limit else { return nil }
+        let now = Date()
+        rateWindow.append(now)
+        if let firstInWindow = rateWindow.firstIndex(where: { now.timeIntervalSince($0) < limit.per }) {
+            rateWindow.removeFirst(firstInWindow)
+        }
+        guard rateWindow.count > limit.requests else { return nil }
+        return Self.reply(for: .rateLimited(retryAfter: "1"), otherwise: Reply(status: 200, body: Data()))
+    }
+
+    func takeFault(for path: String) -> StubFault? {
+        guard let index = faults.firstIndex(where: { $0.route.matches(path: path) && $0.remaining != 0 }) else {
+            return nil
+        }
+        let fault = faults[index].fault
+        if let remaining = faults[index].remaining { faults[index].remaining = remaining - 1 }
+        return fault
+    }
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
+
+public enum StubError: Error, CustomStringConvertible {
+    case socket(String, Int32)
+
+    public var description: String {
+        switch self {
+        case .socket(let call, let code): "stub server \(call) failed: \(String(cString: strerror(code)))"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MustCore
+
+/// Options every command shares, and the setup they imply: config, logger, store, TMDB client.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Read configuration from this JSON file.")
+    var config: String?
+
+    @Option(help: "Use this SQLite database file.")
+    var database: String?
+
+    @Flag(name: .shortAndLong, help: "Log every step (secrets stay redacted).")
+    var verbose = false
+
+    func loadConfig() throws -> Config {
+        do {
+            return try ConfigLoader().load(explicitPath: config)
+        } catch {
+            throw Failure.config(error.description)
+        }
+    }
+
+    var logger: Logger {
+        var logger = Logger(label: "mustc") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .warning
+        return logger
+    }
+
+    func databasePath(_ config: Config) -> String {
+        database ?? config.database ?? ConfigLoader().defaultDatabasePath
+    }
+
+    func openStore(_ config: Config) throws -> Store {
+        do {
+            return try Store(path: databasePath(config), logger: logger)
+        } catch {
+            throw Failure(store: error)
+        }
+    }
+
+    /// A client for commands that may call TMDB, or nil when no credentials are configured.
+    func client(_ config: Config, retry: RetryPolicy, limiter: RateLimiter? = nil, connections: Int = 4)
+        -> TMDBClient?
+    {
+        guard let credentials = config.tmdb.credentials else { return nil }
+        return TMDBClient(
+            baseURL: config.tmdb.baseURL, credentials: credentials, language: config.tmdb.language,
+            timeout: config.tmdb.requestTimeout, retry: retry, limiter: limiter,
+            transport: URLSessionTransport.make(maxConnections: connections), logger: logger)
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import MustCore
+
+struct MoviesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "movies",
+        abstract: "List the movies, with their TMDB ids and who keeps them."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Only this member's movies (matched ignoring case and accents).")
+    var member: String?
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: ReportFormat = .table
+
+    func run() async throws {
+        try await reporting {
+            let store = try global.openStore(try global.loadConfig())
+            if let member, try !store.hasMember(member) {
+                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+            }
+            let movies = try store.movies(member: member)
+            let rows = movies.map { movie in
+                [
+                    movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
+                    movie.members.joined(separator: "; "),
+                ]
+            }
+            switch format {
+            case .json: print(ReportRenderer.json(movies))
+            case .csv:
+                print(
+                    ReportRenderer.csv(header: ["title", "remoteId", "releaseDate", "members"], rows: rows),
+                    terminator: "")
+            case .table:
+                let header = ["Movie", "TMDB id", "Released", "Kept by"]
+                print(movies.isEmpty ? "No movies yet." : ReportRenderer.table(header: header, rows: rows))
+            }
+        }
+    }
+}

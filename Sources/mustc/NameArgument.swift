@@ -1,0 +1,14 @@
+import ArgumentParser
+import MustCore
+
+/// Checks a member name or movie title, turning problems into exit-64 validation errors.
+enum NameArgument {
+    static func validated(_ raw: String, field: String) throws -> String {
+        do {
+            return try NameValidation.validate(raw, field: field)
+        } catch {
+            let shown = raw.count > 40 ? String(raw.prefix(40)) + "…" : raw
+            throw ValidationError("\(error.description) (got \(shown.debugDescription))")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import MustCore
+
+extension ReportFormat: ExpressibleByArgument {}
+
+struct RatingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ratings",
+        abstract: "Show every member's movies with their TMDB ratings."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Only this member (matched ignoring case and accents).")
+    var member: String?
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: ReportFormat = .table
+
+    func run() async throws {
+        try await reporting {
+            let store = try global.openStore(try global.loadConfig())
+            let report = try store.ratings(member: member)
+            if let member, report.members.isEmpty {
+                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+            }
+            print(report.render(format), terminator: format == .csv ? "" : "\n")
+        }
+    }
+}

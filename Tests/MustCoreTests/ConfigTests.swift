@@ -1,0 +1,128 @@
+import Foundation
+import MustCore
+import TMDBStub
+import Testing
+
+@Suite struct ConfigTests {
+    let scratch = TemporaryDirectory("config")
+
+    func write(_ text: String, to name: String = "config.json") -> String {
+        let path = scratch.file(name)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    @Test(arguments: [("90s", 90.0), ("15m", 900), ("24h", 86400), ("7d", 604_800), ("1.5h", 5400), ("42", 42)])
+    func parsesDurations(_ text: String, _ seconds: Double) {
+        #expect(Durations.parse(text) == seconds)
+    }
+
+    @Test(arguments: ["", "fast", "10x", "m"])
+    func rejectsBadDurations(_ text: String) {
+        #expect(Durations.parse(text) == nil)
+    }
+
+    @Test func noConfigAtAllGivesDefaults() throws {
+        let config = try ConfigLoader(environment: ["HOME": scratch.path]).load()
+        #expect(config == Config())
+        #expect(config.tmdb.baseURL.absoluteString == "https://api.themoviedb.org/3")
+        #expect(config.tmdb.credentials == nil)
+    }
+
+    @Test func readsEveryKeyOfTheExample() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appending(path: "../../config.example.json").standardized.path
+        let config = try ConfigLoader(environment: ["HOME": scratch.path]).load(explicitPath: example)
+        #expect(config.fetch.maxConcurrentOperations == 4)
+        #expect(config.schedule.minimumInterval == 900)
+        #expect(config.schedule.maximumInterval == 86400)
+        #expect(config.tmdb.maxRequestsPerSecond == 35)
+    }
+
+    @Test func lookupOrderIsFlagThenVariableThenXDG() throws {
+        let flag = write(#"{"database": "/flag.sqlite"}"#, to: "flag.json")
+        let variable = write(#"{"database": "/variable.sqlite"}"#, to: "variable.json")
+        try FileManager.default.createDirectory(atPath: scratch.file("xdg/mustc"), withIntermediateDirectories: true)
+        _ = write(#"{"database": "/xdg.sqlite"}"#, to: "xdg/mustc/config.json")
+        let environment = ["MUSTC_CONFIG": variable, "XDG_CONFIG_HOME": scratch.file("xdg"), "HOME": scratch.path]
+        #expect(try ConfigLoader(environment: environment).load(explicitPath: flag).database == "/flag.sqlite")
+        #expect(try ConfigLoader(environment: environment).load().database == "/variable.sqlite")
+        var withoutVariable = environment
+        withoutVariable["MUSTC_CONFIG"] = nil
+        #expect(try ConfigLoader(environment: withoutVariable).load().database == "/xdg.sqlite")
+    }
+
+    @Test func environmentOverridesTheFile() throws {
+        let path = write(#"{"tmdb": {"apiKey": "file-key", "baseURL": "https://example.org/3"}}"#)
+        let config = try ConfigLoader(environment: [
+            "TMDB_ACCESS_TOKEN": "env-token", "MUSTC_TMDB_BASE_URL": "http://127.0.0.1:9/3",
+            "MUSTC_DATABASE": "/tmp/x.sqlite",
+        ]).load(explicitPath: path)
+        #expect(config.tmdb.credentials == .accessToken("env-token"))
+        #expect(config.tmdb.baseURL.absoluteString == "http://127.0.0.1:9/3")
+        #expect(config.database == "/tmp/x.sqlite")
+    }
+
+    @Test func defaultDatabaseFollowsXDGDataHome() {
+        #expect(
+            ConfigLoader(environment: ["XDG_DATA_HOME": "/data"]).defaultDatabasePath == "/data/mustc/mustc.sqlite")
+        #expect(
+            ConfigLoader(environment: ["HOME": "/home/a"]).defaultDatabasePath
+                == "/home/a/.local/share/mustc/mustc.sqlite")
+    }
+
+    @Test func namesFileKeyAndTypeOnError() throws {
+        let cases: [(String, ConfigError)] = [
+            (
+                #"{"fetch": {"maxConcurrentOperations": "four"}}"#,
+                .wrongType(
+                    source: "", key: "fetch.maxConcurrentOperations", expected: "a whole number", found: "a string")
+            ),
+            (#"{"tmdb": {"apiKee": "x"}}"#, .unknownKey(source: "", key: "tmdb.apiKee", known: [])),
+            (
+                #"{"schedule": {"minimumInterval": "soon"}}"#,
+                .invalidValue(source: "", key: "schedule.minimumInterval", expected: "")
+            ),
+        ]
+        for (text, expected) in cases {
+            let path = write(text)
+            #expect {
+                try ConfigLoader(environment: [:]).load(explicitPath: path)
+            } throws: { error in
+                let message = "\(error)"
+                return message.contains(path) && sameCase(error as? ConfigError, expected)
+                    && message.contains(key(of: expected))
+            }
+        }
+    }
+
+    @Test func malformedJSONNamesTheFile() {
+        let path = write("{\"tmdb\": {")
+        #expect {
+            try ConfigLoader(environment: [:]).load(explicitPath: path)
+        } throws: { error in
+            guard case .malformedJSON(let file, _) = error as? ConfigError else { return false }
+            return file == path
+        }
+    }
+
+    @Test func missingExplicitFileIsAnError() {
+        #expect(throws: ConfigError.fileNotFound(path: "/nonexistent/mustc.json", via: "--config")) {
+            try ConfigLoader(environment: [:]).load(explicitPath: "/nonexistent/mustc.json")
+        }
+    }
+
+    private func key(of error: ConfigError) -> String {
+        switch error {
+        case .unknownKey(_, let key, _), .wrongType(_, let key, _, _), .invalidValue(_, let key, _): key
+        default: ""
+        }
+    }
+
+    private func sameCase(_ left: ConfigError?, _ right: ConfigError) -> Bool {
+        switch (left, right) {
+        case (.unknownKey?, .unknownKey), (.wrongType?, .wrongType), (.invalidValue?, .invalidValue): true
+        default: false
+        }
+    }
+}

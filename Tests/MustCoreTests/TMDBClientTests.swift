@@ -1,0 +1,162 @@
+import Foundation
+import MustCore
+import TMDBStub
+import Testing
+
+/// The client against the stub over real loopback HTTP.
+@Suite struct TMDBClientTests {
+    let stub: TMDBStubServer
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics + [
+            StubMovie(id: 1, title: "Fast & Furious"), StubMovie(id: 2, title: "C'est la vie"),
+            StubMovie(id: 3, title: "50% Off"), StubMovie(id: 4, title: "a+b"), StubMovie(id: 5, title: "#1 Fan"),
+        ])
+        try stub.start()
+    }
+
+    func client(
+        _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 5, retry: RetryPolicy = .none
+    ) -> TMDBClient {
+        TMDBClient(
+            baseURL: stub.baseURL, credentials: credentials ?? .apiKey(stub.apiKey), timeout: timeout, retry: retry,
+            transport: URLSessionTransport.make(), logger: quietLogger)
+    }
+
+    @Test(arguments: ["Fast & Furious", "C'est la vie", "50% Off", "a+b", "#1 Fan", "Amélie"])
+    func searchQueriesArriveIntact(_ title: String) async throws {
+        let found = try await client().lookUp(title: title)
+        #expect(stub.requests.last?.query["query"] == title)
+        #expect(found.map { TitleKey.make($0.title ?? "") } == TitleKey.make(title))
+    }
+
+    @Test func bearerTokenAuthenticatesWithoutAKeyInTheURL() async throws {
+        let movie = try await client(.accessToken(stub.accessToken)).details(id: 194)
+        #expect(movie == RemoteMovie(
+            id: 194, title: "Amélie", originalTitle: "Le Fabuleux Destin d'Amélie Poulain", popularity: 7.248,
+            voteAverage: 7.9, voteCount: 11_412, releaseDate: "2001-04-25"))
+        let request = try #require(stub.requests.last)
+        #expect(request.query["api_key"] == nil)
+        #expect(request.headers["authorization"] == "Bearer \(stub.accessToken)")
+    }
+
+    @Test func picksAnExactOriginalTitleMatchOverTheTopResult() async throws {
+        let found = try await client().lookUp(title: "le fabuleux destin d'amelie poulain")
+        #expect(found?.id == 194)
+    }
+
+    @Test func badKeyIsUnauthorizedAndTheKeyNeverShows() async throws {
+        let secret = "sekrit-\(UUID().uuidString)"
+        await #expect {
+            try await client(.apiKey(secret)).search("Up")
+        } throws: { error in
+            guard case .unauthorized(let code, _) = error as? TMDBError else { return false }
+            return code == 7 && !"\(error)".contains(secret) && !String(reflecting: error).contains(secret)
+        }
+    }
+
+    @Test func unknownIdIsNotFound() async throws {
+        await #expect(throws: TMDBError.notFound(code: 34, message: "The resource you requested could not be found.")) {
+            try await client().details(id: 999_999)
+        }
+    }
+
+    @Test(arguments: ["7", "Wed, 21 Oct 2099 07:28:00 GMT"])
+    func rateLimitCarriesRetryAfter(_ header: String) async throws {
+        stub.inject(.rateLimited(retryAfter: header))
+        await #expect {
+            try await client().search("Up")
+        } throws: { error in
+            guard case .rateLimited(let seconds?) = error as? TMDBError else { return false }
+            return header == "7" ? seconds == 7 : seconds > 86_400
+        }
+    }
+
+    @Test func serverErrorsAreTypedAndRetried() async throws {
+        stub.inject(.serverError(status: 503), times: 2)
+        await #expect(throws: TMDBError.self) { try await client().details(id: 194) }
+        let movie = try await client(retry: RetryPolicy(maxRetries: 2, baseDelay: 0.01)).details(id: 194)
+        #expect(movie.id == 194)
+        #expect(stub.requestCount == 3)
+    }
+
+    @Test func gatewayTimeoutIsAServerError() async throws {
+        stub.inject(.serverError(status: 504))
+        await #expect {
+            try await client().details(id: 194)
+        } throws: { error in
+            guard case .server(504, 24, _) = error as? TMDBError else { return false }
+            return true
+        }
+    }
+
+    @Test func malformedBodyIsTypedAndRedacted() async throws {
+        stub.inject(.malformedJSON)
+        await #expect {
+            try await client().search("Up")
+        } throws: { error in
+            guard case .malformed(let url, _) = error as? TMDBError else { return false }
+            return url.contains("api_key=REDACTED") && !url.contains(stub.apiKey)
+        }
+    }
+
+    @Test func slowResponseTimesOut() async throws {
+        stub.inject(.hang(seconds: 3))
+        let started = Date()
+        await #expect {
+            try await client(timeout: 0.5).details(id: 194)
+        } throws: { error in
+            guard case .timeout(let url) = error as? TMDBError else { return false }
+            return !url.contains(stub.apiKey)
+        }
+        #expect(Date().timeIntervalSince(started) < 2.5)
+    }
+
+    @Test func unreachableServerIsTyped() async throws {
+        stub.stop()
+        await #expect {
+            try await client().search("Up")
+        } throws: { error in
+            guard case .unreachable = error as? TMDBError else { return false }
+            return true
+        }
+    }
+
+    @Test func toleratesNullAndMissingOptionalFields() throws {
+        let json = #"{"id": 7, "title": null, "release_date": "", "vote_count": 3}"#
+        let movie = try JSONDecoder().decode(RemoteMovie.self, from: Data(json.utf8))
+        #expect(movie == RemoteMovie(id: 7, title: nil, voteCount: 3))
+    }
+}
+
+@Suite struct RetryTests {
+    @Test(arguments: [
+        ("120", 120.0), ("0", 0), ("-5", 0), ("Sun, 06 Nov 1994 08:49:37 GMT", 0),
+    ])
+    func parsesRetryAfter(_ header: String, _ seconds: Double) {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // 08:49:37 on that Sunday
+        #expect(RetryAfter.seconds(header, now: now) == seconds)
+    }
+
+    @Test func parsesHTTPDatesInTheFuture() {
+        let now = Date(timeIntervalSince1970: 784_111_777 - 30)
+        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 30)
+        #expect(RetryAfter.seconds("soon", now: now) == nil)
+    }
+
+    @Test func backoffIsExponentialWithFullJitterAndHonoursRetryAfter() {
+        let policy = RetryPolicy(maxRetries: 5, baseDelay: 1, maxDelay: 10)
+        #expect(policy.delay(beforeRetry: 0, retryAfter: nil) { 0.999 } < 1)
+        #expect(policy.delay(beforeRetry: 3, retryAfter: nil) { 0.5 } == 4)
+        #expect(policy.delay(beforeRetry: 9, retryAfter: nil) { 0.5 } == 5)
+        #expect(policy.delay(beforeRetry: 0, retryAfter: 7) { 0.1 } == 7)
+        #expect(policy.delay(beforeRetry: 0, retryAfter: nil) { 0 } == 0)
+    }
+
+    @Test func redactsCredentialsInURLs() {
+        let url = URL(string: "https://user:pw@api.themoviedb.org/3/movie/1?api_key=abc123&language=en")!
+        let shown = Redaction.url(url)
+        #expect(!shown.contains("abc123") && !shown.contains("pw"))
+        #expect(shown.contains("api_key=REDACTED") && shown.contains("language=en"))
+    }
+}
