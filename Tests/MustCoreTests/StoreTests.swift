@@ -53,9 +53,12 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let store = try open()
         _ = try store.link(member: "Alice", title: "Up")
         _ = try store.link(member: "Bob", title: "Up")
-        #expect(try store.unlink(member: "alice", title: "UP") == .unlinked(member: "Alice", title: "Up", movieDeleted: false))
+        #expect(
+            try store.unlink(member: "alice", title: "UP")
+                == .unlinked(member: "Alice", title: "Up", movieDeleted: false))
         #expect(try store.unlink(member: "Alice", title: "Up") == .notLinked(member: "Alice", title: "Up"))
-        #expect(try store.unlink(member: "Bob", title: "Up") == .unlinked(member: "Bob", title: "Up", movieDeleted: true))
+        #expect(
+            try store.unlink(member: "Bob", title: "Up") == .unlinked(member: "Bob", title: "Up", movieDeleted: true))
         #expect(try store.movies().isEmpty)
         #expect(try store.unlink(member: "Zed", title: "Up") == .unknownMember)
         #expect(try store.unlink(member: "Bob", title: "Up") == .unknownMovie)

@@ -8,10 +8,11 @@ import Testing
     let stub: TMDBStubServer
 
     init() throws {
-        stub = TMDBStubServer(movies: StubMovie.classics + [
-            StubMovie(id: 1, title: "Fast & Furious"), StubMovie(id: 2, title: "C'est la vie"),
-            StubMovie(id: 3, title: "50% Off"), StubMovie(id: 4, title: "a+b"), StubMovie(id: 5, title: "#1 Fan"),
-        ])
+        stub = TMDBStubServer(
+            movies: StubMovie.classics + [
+                StubMovie(id: 1, title: "Fast & Furious"), StubMovie(id: 2, title: "C'est la vie"),
+                StubMovie(id: 3, title: "50% Off"), StubMovie(id: 4, title: "a+b"), StubMovie(id: 5, title: "#1 Fan"),
+            ])
         try stub.start()
     }
 
@@ -32,9 +33,11 @@ import Testing
 
     @Test func bearerTokenAuthenticatesWithoutAKeyInTheURL() async throws {
         let movie = try await client(.accessToken(stub.accessToken)).details(id: 194)
-        #expect(movie == RemoteMovie(
-            id: 194, title: "Amélie", originalTitle: "Le Fabuleux Destin d'Amélie Poulain", popularity: 7.248,
-            voteAverage: 7.9, voteCount: 11_412, releaseDate: "2001-04-25"))
+        #expect(
+            movie
+                == RemoteMovie(
+                    id: 194, title: "Amélie", originalTitle: "Le Fabuleux Destin d'Amélie Poulain", popularity: 7.248,
+                    voteAverage: 7.9, voteCount: 11_412, releaseDate: "2001-04-25"))
         let request = try #require(stub.requests.last)
         #expect(request.query["api_key"] == nil)
         #expect(request.headers["authorization"] == "Bearer \(stub.accessToken)")

@@ -20,6 +20,7 @@ public final class Store: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: "cannot create directory \(directory)")
         }
+        try Self.refuseNewerSchema(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
@@ -29,15 +30,24 @@ public final class Store: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: Self.reason(error))
         }
-        let unknown: [String]
-        do {
-            unknown = try writer.read(Migrations.unknownIdentifiers)
-        } catch {
-            throw .cannotOpen(path: path, reason: Self.reason(error))
-        }
-        guard unknown.isEmpty else { throw .newerSchema(path: path, unknownMigrations: unknown) }
         try run { try Migrations.apply(to: writer) }
         logger.debug("database ready", metadata: ["path": "\(path)"])
+    }
+
+    /// Looks for migrations this binary does not know through a read-only connection, so that a file
+    /// from a newer mustc is refused before anything (even the switch to WAL) touches it.
+    private static func refuseNewerSchema(at path: String) throws(StoreError) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let unknown: [String]
+        do {
+            unknown = try DatabaseQueue(path: path, configuration: configuration).read(Migrations.unknownIdentifiers)
+        } catch {
+            throw .cannotOpen(path: path, reason: reason(error))
+        }
+        guard unknown.isEmpty else { throw .newerSchema(path: path, unknownMigrations: unknown) }
     }
 
     /// Runs database work, turning GRDB's errors into `StoreError`.

@@ -52,7 +52,8 @@ public enum URLSessionTransport {
             let data: Data
             let response: URLResponse
             do {
-                (data, response) = try await session.data(for: urlRequest)
+                let prepared = urlRequest
+                (data, response) = try await withDeadline(request.timeout) { try await session.data(for: prepared) }
             } catch let error as URLError {
                 switch error.code {
                 case .timedOut: throw TransportError.timedOut
