@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Bad input and bad configuration: a clear message, a defined exit code, and nothing written.
+@Suite struct BadInputTests {
+    let mustc = MustcBinary()
+
+    @Test(arguments: [
+        ("", "empty"), ("   ", "empty"), (String(repeating: "x", count: 201), "200"), ("Bad\u{7}Name", "control"),
+        ("Tab\tName", "control"),
+    ])
+    func badMemberNamesExit64AndWriteNothing(_ name: String, _ explanation: String) throws {
+        let outcome = try mustc("add", name, "Up")
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains(explanation), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: mustc.databasePath))
+    }
+
+    @Test func aBadTitleAmongGoodOnesWritesNothing() throws {
+        try mustc("add", "--no-lookup", "Alice", "Up")
+        let before = try Data(contentsOf: URL(fileURLWithPath: mustc.databasePath))
+        let outcome = try mustc("add", "--no-lookup", "Alice", "Heat", " \n ")
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("movie title"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: mustc.databasePath)) == before)
+        #expect(!(try mustc("movies").stdout.contains("Heat")))
+    }
+
+    @Test func aTitleOf200CharactersIsAccepted() throws {
+        let title = String(repeating: "é", count: 200)
+        #expect(try mustc("add", "--no-lookup", "Alice", title).status == 0)
+        #expect(try mustc("movies").stdout.contains(title))
+    }
+
+    @Test func unknownMemberFilterIsAUsageError() throws {
+        try mustc("add", "--no-lookup", "Alice", "Up")
+        let outcome = try mustc("ratings", "--member", "Nobody")
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("mustc members"))
+    }
+
+    @Test func unknownFormatIsAUsageError() throws {
+        let outcome = try mustc("ratings", "--format", "xml")
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("table"))
+    }
+
+    @Test func commandsWithoutNetworkNeedNoConfigAtAll() throws {
+        #expect(try mustc("members").status == 0)
+        #expect(try mustc("ratings", "--format", "json").stdout.contains("\"members\""))
+        let added = try mustc("add", "Alice", "Up")
+        #expect(added.status == 0)
+        #expect(added.stderr.contains("no TMDB credentials"))
+    }
+
+    @Test(arguments: [
+        (#"{"tmdb": {"apiKey": "x",}"#, "not valid JSON"),
+        (#"{"tmdb": {"apikey": "x"}}"#, #"unknown key "tmdb.apikey""#),
+        (#"{"fetch": {"maxConcurrentOperations": "four"}}"#, #""fetch.maxConcurrentOperations" must be"#),
+        (#"{"schedule": {"minimumInterval": "soon"}}"#, #""schedule.minimumInterval" must be"#),
+    ])
+    func configErrorsNameTheFileAndKeyAndExit78(_ json: String, _ expected: String) throws {
+        let path = mustc.home.file("bad.json")
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        let outcome = try mustc("add", "--config", path, "Alice", "Up")
+        #expect(outcome.status == 78)
+        #expect(outcome.stderr.contains(path))
+        #expect(outcome.stderr.contains(expected), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: mustc.databasePath))
+    }
+
+    @Test func aMissingConfigFileNamedByTheEnvironmentExits78() throws {
+        var configured = mustc
+        configured.environment["MUSTC_CONFIG"] = mustc.home.file("absent.json")
+        let outcome = try configured("members")
+        #expect(outcome.status == 78)
+        #expect(outcome.stderr.contains("MUSTC_CONFIG"))
+    }
+
+    @Test func aDatabaseFromANewerMustcIsRefusedWith78() throws {
+        try mustc("add", "--no-lookup", "Alice", "Up")
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [
+            mustc.databasePath, "INSERT INTO schemaMigration VALUES ('9999_future', '2030-01-01')",
+        ]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let outcome = try mustc("ratings")
+        #expect(outcome.status == 78)
+        #expect(outcome.stderr.contains("newer mustc"))
+    }
+}

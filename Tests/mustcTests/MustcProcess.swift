@@ -1,0 +1,93 @@
+import Foundation
+import TMDBStub
+
+/// What one run of the built `mustc` binary did.
+struct Outcome: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var all: String { stdout + stderr }
+
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        guard let dictionary = object as? [String: Any] else { throw BinaryError.notAnObject(stdout) }
+        return dictionary
+    }
+}
+
+enum BinaryError: Error {
+    case notFound(String)
+    case notAnObject(String)
+}
+
+/// The `mustc` binary SwiftPM built next to this test bundle, run as a user would: in its own process,
+/// with a clean environment whose HOME and XDG directories point into a temporary directory.
+struct MustcBinary: Sendable {
+    static let url: URL = {
+        if let explicit = ProcessInfo.processInfo.environment["MUSTC_BINARY"] { return URL(fileURLWithPath: explicit) }
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = me.deletingLastPathComponent()
+        // The test bundle may sit inside a .xctest directory on some layouts.
+        while directory.pathExtension == "xctest" { directory = directory.deletingLastPathComponent() }
+        return directory.appending(path: "mustc")
+    }()
+
+    let home: TemporaryDirectory
+    var environment: [String: String]
+    var executable: URL = MustcBinary.url
+
+    init(stub: TMDBStubServer? = nil) {
+        home = TemporaryDirectory("mustc-e2e")
+        environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.file("config"), "XDG_DATA_HOME": home.file("data"),
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
+        if let stub {
+            environment["MUSTC_TMDB_BASE_URL"] = stub.baseURL.absoluteString
+            environment["TMDB_API_KEY"] = stub.apiKey
+        }
+    }
+
+    var databasePath: String { home.file("data/mustc/mustc.sqlite") }
+
+    /// Starts the binary without waiting, so several can run at the same moment.
+    func start(_ arguments: [String]) throws -> Running {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        // Files rather than pipes: a chatty child can never block on a full pipe.
+        let id = UUID().uuidString
+        let out = home.file("stdout-\(id)")
+        let err = home.file("stderr-\(id)")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        process.standardInput = FileHandle.nullDevice
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw BinaryError.notFound(executable.path)
+        }
+        try process.run()
+        return Running(process: process, stdoutPath: out, stderrPath: err)
+    }
+
+    @discardableResult
+    func callAsFunction(_ arguments: String...) throws -> Outcome {
+        try start(arguments).wait()
+    }
+
+    func run(_ arguments: [String]) throws -> Outcome { try start(arguments).wait() }
+}
+
+struct Running: @unchecked Sendable {
+    let process: Process
+    let stdoutPath: String
+    let stderrPath: String
+
+    func wait() -> Outcome {
+        process.waitUntilExit()
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return Outcome(status: process.terminationStatus, stdout: read(stdoutPath), stderr: read(stderrPath))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// The TMDB key or token never shows, whatever the command, verbosity or failure.
+@Suite struct SecretTests {
+    static let key = "k3y-\(UUID().uuidString)"
+    static let token = "t0ken-\(UUID().uuidString)"
+    let stub: TMDBStubServer
+    let mustc: MustcBinary
+
+    init() throws {
+        stub = TMDBStubServer(apiKey: Self.key, accessToken: Self.token, movies: StubMovie.classics)
+        try stub.start()
+        mustc = MustcBinary(stub: stub)
+    }
+
+    func expectNoSecret(_ outcome: Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!outcome.all.contains(Self.key), sourceLocation: sourceLocation)
+        #expect(!outcome.all.contains(Self.token), sourceLocation: sourceLocation)
+    }
+
+    @Test func verboseRunsLogRedactedURLs() throws {
+        let added = try mustc("add", "--verbose", "Alice", "Amélie")
+        #expect(added.status == 0)
+        #expect(added.stderr.contains("api_key=REDACTED") || added.stderr.contains("api_key=%5BREDACTED"))
+        expectNoSecret(added)
+        expectNoSecret(try mustc("ratings", "--verbose", "--format", "json"))
+        expectNoSecret(try mustc("movies", "-v"))
+    }
+
+    @Test func rejectedCredentialsAreReportedWithoutThem() throws {
+        var wrong = mustc
+        wrong.environment["TMDB_API_KEY"] = Self.key + "-wrong"
+        let outcome = try wrong("add", "--verbose", "Alice", "Up")
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("401") || outcome.stderr.contains("rejected"))
+        expectNoSecret(outcome)
+        #expect(!outcome.all.contains(Self.key + "-wrong"))
+    }
+
+    @Test func bearerTokenNeverShows() throws {
+        var bearer = mustc
+        bearer.environment["TMDB_API_KEY"] = nil
+        bearer.environment["TMDB_ACCESS_TOKEN"] = Self.token
+        let outcome = try bearer("add", "-v", "Alice", "Spirited Away")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("id 129"))
+        expectNoSecret(outcome)
+    }
+
+    @Test func secretsInABrokenConfigFileDoNotLeak() throws {
+        let path = mustc.home.file("config.json")
+        try #"{"tmdb": {"apiKey": "\#(Self.key)", "bogus": 1}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let unknown = try mustc("add", "--config", path, "-v", "Alice", "Up")
+        #expect(unknown.status == 78)
+        expectNoSecret(unknown)
+        try #"{"tmdb": {"apiKey": "\#(Self.key)"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let malformed = try mustc("add", "--config", path, "-v", "Alice", "Up")
+        #expect(malformed.status == 78)
+        expectNoSecret(malformed)
+    }
+}
