@@ -37,6 +37,9 @@ import Testing
         #expect(config.schedule.minimumInterval == 900)
         #expect(config.schedule.maximumInterval == 86400)
         #expect(config.tmdb.maxRequestsPerSecond == 35)
+        // Empty strings in the example mean "unset", so the defaults apply.
+        #expect(config.database == nil)
+        #expect(config.tmdb.credentials == nil)
     }
 
     @Test func lookupOrderIsFlagThenVariableThenXDG() throws {

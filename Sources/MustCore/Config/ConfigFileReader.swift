@@ -12,7 +12,7 @@ struct ConfigFileReader {
         }
         let section = Section(path: path, prefix: "", values: top)
         try section.checkKeys(["database", "tmdb", "fetch", "schedule"])
-        config.database = try section.string("database")
+        config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") {
             try tmdb.checkKeys([
                 "apiKey", "accessToken", "baseURL", "language", "requestTimeout", "maxRequestsPerSecond", "maxRetries",
