@@ -12,6 +12,7 @@ struct Mustc: AsyncParsableCommand {
             """,
         subcommands: [
             AddCommand.self, RemoveCommand.self, RatingsCommand.self, MembersCommand.self, MoviesCommand.self,
+            FetchCommand.self, StatusCommand.self,
         ]
     )
 }

@@ -22,4 +22,20 @@ public enum Durations {
         if whole >= 60, whole % 60 == 0 { return "\(whole / 60)m" }
         return "\(whole)s"
     }
+
+    /// A rough human reading of a span: "1d 2h", "15m", "42s".
+    public static func approximate(_ seconds: TimeInterval) -> String {
+        let whole = max(Int(seconds.rounded()), 0)
+        let (days, hours, minutes) = (whole / 86400, whole % 86400 / 3600, whole % 3600 / 60)
+        if days > 0 { return hours > 0 ? "\(days)d \(hours)h" : "\(days)d" }
+        if hours > 0 { return minutes > 0 ? "\(hours)h \(minutes)m" : "\(hours)h" }
+        if minutes > 0 { return "\(minutes)m" }
+        return "\(whole)s"
+    }
+
+    /// "in 15m (2026-11-22T10:15:00Z)", or "due now" once `date` has passed.
+    public static func describe(until date: Date, from now: Date) -> String {
+        let wait = date.timeIntervalSince(now)
+        return wait <= 0 ? "due now" : "in \(approximate(wait)) (\(ISO8601.string(date)))"
+    }
 }

@@ -69,34 +69,42 @@ extension Store {
     public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date()) throws(StoreError)
         -> ResolveOutcome
     {
-        try write { db in
-            var target = movieId
-            let holder = try Int64.fetchOne(
-                db, sql: "SELECT id FROM movie WHERE remoteId = ? AND id <> ?", arguments: [remote.id, movieId])
-            if let holder {
-                try db.execute(
-                    sql: """
-                        INSERT INTO memberMovie (memberId, movieId, addedAt)
-                        SELECT memberId, ?, addedAt FROM memberMovie WHERE movieId = ?
-                        ON CONFLICT (memberId, movieId) DO NOTHING
-                        """,
-                    arguments: [holder, movieId])
-                try db.execute(sql: "DELETE FROM movie WHERE id = ?", arguments: [movieId])
-                target = holder
-            }
+        try write { db in try Self.resolve(db, movieId: movieId, with: remote, now: now) }
+    }
+
+    static func resolve(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date) throws -> ResolveOutcome {
+        var target = movieId
+        let holder = try Int64.fetchOne(
+            db, sql: "SELECT id FROM movie WHERE remoteId = ? AND id <> ?", arguments: [remote.id, movieId])
+        if let holder {
             try db.execute(
                 sql: """
-                    UPDATE movie SET remoteId = ?, popularity = ?, voteAverage = ?, voteCount = ?,
-                        releaseDate = ?, updatedAt = ?
-                    WHERE id = ?
+                    INSERT INTO memberMovie (memberId, movieId, addedAt)
+                    SELECT memberId, ?, addedAt FROM memberMovie WHERE movieId = ?
+                    ON CONFLICT (memberId, movieId) DO NOTHING
                     """,
-                arguments: [
-                    remote.id, remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, now,
-                    target,
-                ])
-            let title = try String.fetchOne(db, sql: "SELECT title FROM movie WHERE id = ?", arguments: [target]) ?? ""
-            return ResolveOutcome(movieId: target, title: title, mergedInto: holder != nil)
+                arguments: [holder, movieId])
+            try db.execute(sql: "DELETE FROM movie WHERE id = ?", arguments: [movieId])
+            target = holder
         }
+        try updateRatings(db, movieId: target, with: remote, now: now, remoteId: remote.id)
+        let title = try String.fetchOne(db, sql: "SELECT title FROM movie WHERE id = ?", arguments: [target]) ?? ""
+        return ResolveOutcome(movieId: target, title: title, mergedInto: holder != nil)
+    }
+
+    /// Writes TMDB's figures and clears any fetch failure recorded for the movie.
+    static func updateRatings(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, remoteId: Int? = nil)
+        throws
+    {
+        try db.execute(
+            sql: """
+                UPDATE movie SET remoteId = coalesce(?, remoteId), popularity = ?, voteAverage = ?, voteCount = ?,
+                    releaseDate = ?, updatedAt = ?, fetchError = NULL, notFoundAt = NULL
+                WHERE id = ?
+                """,
+            arguments: [
+                remoteId, remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, now, movieId,
+            ])
     }
 
     /// Unlinks a member from a movie, and deletes the movie once no member keeps it.

@@ -9,13 +9,14 @@ public struct TMDBClient: Sendable {
     public var timeout: TimeInterval
     public var retry: RetryPolicy
     public var limiter: RateLimiter?
+    public var counter: RequestCounter?
     let transport: HTTPTransport
     let logger: Logger
 
     public init(
         baseURL: URL, credentials: TMDBCredentials, language: String? = nil, timeout: TimeInterval = 10,
-        retry: RetryPolicy = RetryPolicy(), limiter: RateLimiter? = nil, transport: @escaping HTTPTransport,
-        logger: Logger
+        retry: RetryPolicy = RetryPolicy(), limiter: RateLimiter? = nil, counter: RequestCounter? = nil,
+        transport: @escaping HTTPTransport, logger: Logger
     ) {
         self.baseURL = baseURL
         self.credentials = credentials
@@ -23,6 +24,7 @@ public struct TMDBClient: Sendable {
         self.timeout = timeout
         self.retry = retry
         self.limiter = limiter
+        self.counter = counter
         self.transport = transport
         self.logger = logger
     }
@@ -86,6 +88,7 @@ public struct TMDBClient: Sendable {
     private func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type) async throws -> T {
         await limiter?.acquire()
         try Task.checkCancellation()
+        counter?.increment()
         let shown = Redaction.url(request.url)
         let started = ContinuousClock.now
         let response: HTTPResponse

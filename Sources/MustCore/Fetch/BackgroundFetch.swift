@@ -1,0 +1,39 @@
+import Foundation
+
+/// What `mustc fetch` decided and, when it ran, what the run found.
+public enum FetchDecision: Sendable, Equatable {
+    case notDue(ScheduleState)
+    case alreadyRunning(ScheduleState?)
+    /// `schedule` is nil when the run was interrupted and the schedule left alone.
+    case ran(FetchReport, schedule: ScheduleState?)
+}
+
+/// The whole background fetch: is one due, take the lock, run the operations, let the scheduler record it.
+public struct BackgroundFetch: Sendable {
+    public var runner: FetchRunner
+    public var scheduler: Scheduler
+    public var lockPath: String
+
+    public init(runner: FetchRunner, scheduler: Scheduler, lockPath: String) {
+        self.runner = runner
+        self.scheduler = scheduler
+        self.lockPath = lockPath
+    }
+
+    /// The lock file beside a database.
+    public static func lockPath(forDatabase path: String) -> String { path + ".fetch-lock" }
+
+    public func perform(force: Bool, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws(StoreError)
+        -> FetchDecision
+    {
+        if !force, let state = try scheduler.state(), !state.isDue(at: scheduler.now()) { return .notDue(state) }
+        guard let lock = try RunLock.acquire(path: lockPath) else { return .alreadyRunning(try scheduler.state()) }
+        // Another process may have finished a run between the check above and taking the lock.
+        if !force, let state = try scheduler.state(), !state.isDue(at: scheduler.now()) { return .notDue(state) }
+        let run = try runner.store.beginRun(at: scheduler.now())
+        let report = await runner.run(progress: progress)
+        let schedule = try scheduler.record(run: run, report)
+        withExtendedLifetime(lock) {}
+        return .ran(report, schedule: schedule)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The `mustc fetch --json` contract:
+/// `{"result","movies","changed","unchanged","failed","nextFetchAt","interval"}` plus `skipped`, `requests` and
+/// `elapsed`. `interval` is the delay, in seconds, the scheduler chose before the next fetch.
+public struct FetchRunReport: Sendable, Equatable, Encodable {
+    /// newData, noData, failed, notDue, alreadyRunning, or interrupted when a signal stopped the run.
+    public var result: String
+    public var movies = 0
+    public var changed = 0
+    public var unchanged = 0
+    public var failed = 0
+    public var skipped = 0
+    public var requests = 0
+    public var elapsed: Double = 0
+    public var nextFetchAt: Date?
+    public var interval: TimeInterval?
+    /// The first failure's reason, for the summary line; not part of the JSON.
+    public var failure: String?
+
+    public init(_ decision: FetchDecision, lastInterval: TimeInterval?, now: Date) {
+        switch decision {
+        case .notDue(let state):
+            result = "notDue"
+            nextFetchAt = state.nextFetchAt
+            interval = lastInterval ?? state.interval
+        case .alreadyRunning(let state):
+            result = "alreadyRunning"
+            nextFetchAt = state?.nextFetchAt
+            interval = state == nil ? nil : lastInterval ?? state?.interval
+        case .ran(let report, let schedule):
+            let summary = report.summary
+            result = schedule == nil ? "interrupted" : summary.result.rawValue
+            (movies, changed, unchanged, failed, skipped) = (
+                summary.movies, summary.changed, summary.unchanged, summary.failed, summary.skipped
+            )
+            requests = report.requests
+            elapsed = (report.elapsed * 1000).rounded() / 1000
+            nextFetchAt = schedule?.nextFetchAt
+            interval = schedule.map { $0.nextFetchAt.timeIntervalSince(now).rounded() }
+            failure = summary.storeFailure ?? summary.firstFailure
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case result, movies, changed, unchanged, failed, skipped, requests, elapsed, nextFetchAt, interval
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(result, forKey: .result)
+        try container.encode(movies, forKey: .movies)
+        try container.encode(changed, forKey: .changed)
+        try container.encode(unchanged, forKey: .unchanged)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(elapsed, forKey: .elapsed)
+        try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
+        try container.encode(interval.map { Int($0.rounded()) }, forKey: .interval)
+    }
+
+    /// The one-line summary printed at the end of `mustc fetch`.
+    public func line(now: Date) -> String {
+        let next = nextFetchAt.map { " Next fetch \(Durations.describe(until: $0, from: now))." } ?? ""
+        switch result {
+        case "notDue": return "No fetch due yet.\(next) Use --force to fetch now."
+        case "alreadyRunning": return "Another mustc fetch is running; not starting a second one."
+        default:
+            var counts = "\(movies) movies: \(changed) changed, \(unchanged) unchanged, \(failed) failed"
+            if skipped > 0 { counts += ", \(skipped) skipped" }
+            let timing = String(format: "%d requests in %.1fs", requests, elapsed)
+            let why = result == "failed" ? failure.map { " Cause: \($0)." } ?? "" : ""
+            return "\(result): \(counts); \(timing).\(why)\(next)"
+        }
+    }
+}

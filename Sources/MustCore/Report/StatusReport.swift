@@ -1,0 +1,128 @@
+import Foundation
+
+/// What `mustc status` shows: the schedule, the last runs, and the movies that need attention.
+public struct StatusReport: Sendable, Encodable {
+    public var nextFetchAt: Date?
+    /// Seconds between the last finished run and the next fetch it chose.
+    public var interval: TimeInterval?
+    public var lastResult: FetchResult?
+    public var consecutiveNoData: Int
+    public var consecutiveFailures: Int
+    public var due: Bool
+    public var runs: [FetchRunRecord]
+    public var failing: [FailingMovie]
+    public var unresolved: [String]
+
+    public init(
+        schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String], now: Date
+    ) {
+        nextFetchAt = schedule?.nextFetchAt
+        interval = runs.first { $0.interval != nil }?.interval ?? schedule?.interval
+        lastResult = schedule?.lastResult
+        consecutiveNoData = schedule?.consecutiveNoData ?? 0
+        consecutiveFailures = schedule?.consecutiveFailures ?? 0
+        due = schedule?.isDue(at: now) ?? true
+        self.runs = runs
+        self.failing = failing
+        self.unresolved = unresolved
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
+        try container.encode(interval.map { Int($0.rounded()) }, forKey: .interval)
+        try container.encode(lastResult?.rawValue, forKey: .lastResult)
+        try container.encode(consecutiveNoData, forKey: .consecutiveNoData)
+        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try container.encode(due, forKey: .due)
+        try container.encode(runs, forKey: .runs)
+        try container.encode(failing, forKey: .failing)
+        try container.encode(unresolved, forKey: .unresolved)
+    }
+
+    /// The human-readable form.
+    public func text(now: Date) -> String {
+        var lines: [String] = []
+        if let nextFetchAt, let lastResult {
+            let interval = interval.map { " (interval \(Durations.approximate($0)))" } ?? ""
+            lines.append("Next fetch \(Durations.describe(until: nextFetchAt, from: now))\(interval).")
+            lines.append(
+                "Last result \(lastResult.rawValue); \(consecutiveNoData) noData and \(consecutiveFailures) "
+                    + "failed in a row.")
+        } else {
+            lines.append("No fetch has run yet; the next `mustc fetch` will run one.")
+        }
+        if !runs.isEmpty {
+            lines.append("")
+            lines.append("Recent runs:")
+            let rows = runs.map { run in
+                [
+                    ISO8601.string(run.startedAt), run.result ?? (run.endedAt == nil ? "died" : "?"),
+                    String(run.movies), String(run.changed), String(run.failed), String(run.requests),
+                    run.interval.map(Durations.approximate) ?? "",
+                ]
+            }
+            lines.append(
+                ReportRenderer.table(
+                    header: ["Started", "Result", "Movies", "Changed", "Failed", "Requests", "Next after"], rows: rows,
+                    indent: "  "))
+        }
+        if !failing.isEmpty {
+            lines.append("")
+            lines.append("Movies failing:")
+            lines.append(contentsOf: failing.map { "  \($0.title): \($0.reason)" })
+        }
+        if !unresolved.isEmpty {
+            lines.append("")
+            lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension FetchRunRecord: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case startedAt, endedAt, result, movies, changed, unchanged, failed, skipped, requests, interval, nextFetchAt,
+            failure
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ISO8601.string(startedAt), forKey: .startedAt)
+        try container.encode(endedAt.map(ISO8601.string), forKey: .endedAt)
+        try container.encode(result, forKey: .result)
+        try container.encode(movies, forKey: .movies)
+        try container.encode(changed, forKey: .changed)
+        try container.encode(unchanged, forKey: .unchanged)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(interval.map { Int($0.rounded()) }, forKey: .interval)
+        try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
+        try container.encode(failure, forKey: .failure)
+    }
+}
+
+extension FailingMovie: Encodable {
+    private enum CodingKeys: String, CodingKey { case title, remoteId, reason, notFoundAt }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(remoteId, forKey: .remoteId)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(notFoundAt.map(ISO8601.string), forKey: .notFoundAt)
+    }
+}
+
+extension Store {
+    public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
+        StatusReport(
+            schedule: try scheduleState(), runs: try recentRuns(limit: runs), failing: try failingMovies(),
+            unresolved: try unresolvedMovies(), now: now)
+    }
+}

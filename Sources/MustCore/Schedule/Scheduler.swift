@@ -1,0 +1,43 @@
+import Foundation
+
+/// The persisted scheduler: reads when the next fetch is due and records each run's result through the policy.
+public struct Scheduler: Sendable {
+    public var store: Store
+    public var policy: BackoffPolicy
+    public var now: @Sendable () -> Date
+    public var random: @Sendable () -> Double
+
+    public init(
+        store: Store, policy: BackoffPolicy, now: @escaping @Sendable () -> Date = Date.init,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.store = store
+        self.policy = policy
+        self.now = now
+        self.random = random
+    }
+
+    /// The stored state; nil before the first run, when a fetch is due at once.
+    public func state() throws(StoreError) -> ScheduleState? { try store.scheduleState() }
+
+    public func isDue() throws(StoreError) -> Bool { try state()?.isDue(at: now()) ?? true }
+
+    /// Ends the run's record. An interrupted run leaves the schedule as it was, so the next timer tick retries.
+    @discardableResult
+    public func record(run id: Int64, _ report: FetchReport) throws(StoreError) -> ScheduleState? {
+        let ended = now()
+        guard !report.interrupted else {
+            try store.finishRun(
+                id: id, at: ended, result: "interrupted", summary: report.summary, requests: report.requests,
+                schedule: nil)
+            return nil
+        }
+        let result = report.summary.result
+        let next = policy.next(
+            after: result, from: try state(), at: ended, retryAfter: report.summary.retryAfter, random: random())
+        try store.finishRun(
+            id: id, at: ended, result: result.rawValue, summary: report.summary, requests: report.requests,
+            schedule: next)
+        return next
+    }
+}

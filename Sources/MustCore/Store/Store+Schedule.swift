@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+/// One row of the `fetchRun` table.
+public struct FetchRunRecord: Sendable, Equatable {
+    public var id: Int64
+    public var startedAt: Date
+    public var endedAt: Date?
+    /// newData, noData, failed, interrupted; nil while running or if the process died mid-run.
+    public var result: String?
+    public var movies: Int
+    public var changed: Int
+    public var unchanged: Int
+    public var failed: Int
+    public var skipped: Int
+    public var requests: Int
+    public var interval: TimeInterval?
+    public var nextFetchAt: Date?
+    public var failure: String?
+}
+
+/// A movie the last fetch could not refresh, and why.
+public struct FailingMovie: Sendable, Equatable {
+    public var title: String
+    public var remoteId: Int?
+    public var reason: String
+    public var notFoundAt: Date?
+}
+
+extension Store {
+    public func scheduleState() throws(StoreError) -> ScheduleState? {
+        try read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT interval, nextFetchAt, lastResult, consecutiveNoData, consecutiveFailures
+                    FROM schedule WHERE id = 1
+                    """
+            ).map { row in
+                ScheduleState(
+                    interval: row[0], nextFetchAt: row[1], lastResult: FetchResult(rawValue: row[2]) ?? .failed,
+                    consecutiveNoData: row[3], consecutiveFailures: row[4])
+            }
+        }
+    }
+
+    /// Records that a run started; a row left without an end shows a run that died.
+    public func beginRun(at now: Date) throws(StoreError) -> Int64 {
+        try write { db in
+            try db.execute(sql: "INSERT INTO fetchRun (startedAt) VALUES (?)", arguments: [now])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Ends the run's record and, unless it was interrupted, moves the schedule on: both or neither.
+    public func finishRun(
+        id: Int64, at now: Date, result: String, summary: FetchSummary, requests: Int, schedule: ScheduleState?
+    ) throws(StoreError) {
+        try write { db in
+            let delay = schedule.map { $0.nextFetchAt.timeIntervalSince(now) }
+            try db.execute(
+                sql: """
+                    UPDATE fetchRun SET endedAt = ?, result = ?, movies = ?, changed = ?, unchanged = ?, failed = ?,
+                        skipped = ?, requests = ?, interval = ?, nextFetchAt = ?, failure = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    now, result, summary.movies, summary.changed, summary.unchanged, summary.failed, summary.skipped,
+                    requests, delay, schedule?.nextFetchAt, summary.storeFailure ?? summary.firstFailure, id,
+                ])
+            guard let schedule else { return }
+            try db.execute(
+                sql: """
+                    INSERT INTO schedule (id, interval, nextFetchAt, lastResult, consecutiveNoData, consecutiveFailures)
+                    VALUES (1, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET interval = excluded.interval, nextFetchAt = excluded.nextFetchAt,
+                        lastResult = excluded.lastResult, consecutiveNoData = excluded.consecutiveNoData,
+                        consecutiveFailures = excluded.consecutiveFailures
+                    """,
+                arguments: [
+                    schedule.interval, schedule.nextFetchAt, schedule.lastResult.rawValue, schedule.consecutiveNoData,
+                    schedule.consecutiveFailures,
+                ])
+        }
+    }
+
+    public func recentRuns(limit: Int = 10) throws(StoreError) -> [FetchRunRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, startedAt, endedAt, result, movies, changed, unchanged, failed, skipped, requests,
+                        interval, nextFetchAt, failure
+                    FROM fetchRun ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [limit]
+            ).map { row in
+                FetchRunRecord(
+                    id: row[0], startedAt: row[1], endedAt: row[2], result: row[3], movies: row[4], changed: row[5],
+                    unchanged: row[6], failed: row[7], skipped: row[8], requests: row[9], interval: row[10],
+                    nextFetchAt: row[11], failure: row[12])
+            }
+        }
+    }
+
+    public func failingMovies() throws(StoreError) -> [FailingMovie] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT title, remoteId, fetchError, notFoundAt FROM movie
+                    WHERE fetchError IS NOT NULL ORDER BY titleKey
+                    """
+            ).map { FailingMovie(title: $0[0], remoteId: $0[1], reason: $0[2], notFoundAt: $0[3]) }
+        }
+    }
+
+    public func unresolvedMovies() throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT title FROM movie WHERE remoteId IS NULL ORDER BY titleKey")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import MustCore
+
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Refresh every movie's TMDB rating when the scheduler says a fetch is due.",
+        discussion: """
+            Made to be started by a systemd timer or cron. Without --force it fetches only when due and \
+            otherwise says when the next fetch is due. Only one fetch runs at a time. Exit codes: 0 for newData, \
+            noData, not due and already running; 75 when the run failed.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Fetch now, whatever the schedule says.")
+    var force = false
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    @Flag(help: "Stay in the foreground: sleep until each fetch is due, fetch, repeat. SIGINT or SIGTERM stops it.")
+    var watch = false
+
+    func run() async throws {
+        try await reporting {
+            let config = try global.loadConfig()
+            let store = try global.openStore(config)
+            let fetch = try makeFetch(config: config, store: store)
+            let work = Task { watch ? try await watchLoop(fetch) : try await once(fetch, force: force) }
+            let signals = Signals { _ in work.cancel() }
+            let failed = try await work.value
+            withExtendedLifetime(signals) {}
+            if failed { throw ExitCode(75) }
+        }
+    }
+
+    private func makeFetch(config: Config, store: Store) throws -> BackgroundFetch {
+        let retry = RetryPolicy(maxRetries: config.tmdb.maxRetries)
+        let limiter = RateLimiter(requestsPerSecond: config.tmdb.maxRequestsPerSecond)
+        guard
+            var client = global.client(
+                config, retry: retry, limiter: limiter, connections: config.fetch.maxConcurrentOperations)
+        else {
+            throw Failure.config(
+                "mustc fetch needs TMDB credentials: set TMDB_API_KEY or TMDB_ACCESS_TOKEN, "
+                    + "or tmdb.apiKey or tmdb.accessToken in the config file")
+        }
+        client.counter = RequestCounter()
+        let runner = FetchRunner(
+            store: store, client: client, settings: FetchRunner.Settings(config), logger: global.logger)
+        let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule))
+        return BackgroundFetch(
+            runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+    }
+
+    /// One fetch; returns true when it failed.
+    private func once(_ fetch: BackgroundFetch, force: Bool) async throws -> Bool {
+        let bar = ProgressBar.isTerminal && !json ? ProgressBar() : nil
+        var progress: (@Sendable (FetchProgress) -> Void)?
+        if let bar { progress = { bar.update($0) } }
+        let decision = try await fetch.perform(force: force, progress: progress)
+        bar?.finish()
+        let now = Date()
+        let lastInterval = try fetch.runner.store.recentRuns(limit: 1).first?.interval
+        let report = FetchRunReport(decision, lastInterval: lastInterval, now: now)
+        print(json ? ReportRenderer.json(report) : report.line(now: now))
+        return report.result == FetchResult.failed.rawValue
+    }
+
+    /// Fetches whenever due until cancelled by a signal, which ends it with exit code 0.
+    private func watchLoop(_ fetch: BackgroundFetch) async throws -> Bool {
+        var first = true
+        while !Task.isCancelled {
+            _ = try await once(fetch, force: force && first)
+            first = false
+            // Another process may hold the lock or the schedule may be unknown: look again within a minute.
+            let next = try fetch.scheduler.state()?.nextFetchAt ?? Date().addingTimeInterval(60)
+            let wait = max(next.timeIntervalSinceNow, 1)
+            do {
+                try await Task.sleep(for: .seconds(wait))
+            } catch {
+                break
+            }
+        }
+        return false
+    }
+}

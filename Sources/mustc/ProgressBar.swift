@@ -1,0 +1,34 @@
+import Foundation
+import MustCore
+import Synchronization
+
+/// A one-line progress bar on stdout, redrawn at most ten times a second. Only used when stdout is a terminal.
+final class ProgressBar: Sendable {
+    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let width = 30
+
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    func update(_ progress: FetchProgress) {
+        let now = ContinuousClock.now
+        let due = lastDraw.withLock { last in
+            guard progress.done == progress.total || last.map({ now - $0 >= .milliseconds(100) }) ?? true else {
+                return false
+            }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let filled = progress.total == 0 ? width : width * progress.done / progress.total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = String(
+            format: "\r[%@] %d/%d  changed %d  failed %d  %.1f req/s\u{1B}[K", bar, progress.done, progress.total,
+            progress.changed, progress.failed, progress.requestsPerSecond)
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard lastDraw.withLock({ $0 != nil }) else { return }
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+    }
+}
