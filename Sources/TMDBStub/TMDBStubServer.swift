@@ -17,6 +17,8 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
     private var served = 0
+    private var inFlight = 0
+    private var peakInFlight = 0
     private var rateWindow: [Date] = []
     private var latencySeconds: Double = 0
     private var limit: (requests: Int, per: Double)?
@@ -62,6 +64,9 @@ public final class TMDBStubServer: @unchecked Sendable {
     public func clearFaults() { locked { faults.removeAll() } }
 
     public var requests: [RecordedRequest] { locked { recorded } }
+    /// The most requests the stub was answering at one moment, since the start or the last reset.
+    public var peakConcurrency: Int { locked { peakInFlight } }
+    public func resetCounters() { locked { (peakInFlight, served, recorded) = (0, 0, []) } }
     public var requestCount: Int { locked { served } }
 
     // MARK: Lifecycle
@@ -130,8 +135,13 @@ public final class TMDBStubServer: @unchecked Sendable {
     private func serve(_ connection: Int32) {
         var wire = HTTPWire(socket: connection)
         while let head = wire.readHead() {
+            locked {
+                inFlight += 1
+                peakInFlight = max(peakInFlight, inFlight)
+            }
             let reply = respond(to: head)
             if reply.delay > 0 { pause(reply.delay) }
+            locked { inFlight -= 1 }
             if locked({ stopped }) { break }
             wire.write(status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive)
             if !head.keepAlive { break }

@@ -1,0 +1,226 @@
+import Foundation
+import MustCore
+import TMDBStub
+import Testing
+
+/// UpdateMovieOperations and the completion result against the loopback stub, with faults injected.
+@Suite struct FetchRunnerTests {
+    let stub: TMDBStubServer
+    let directory = TemporaryDirectory("mustc-fetch")
+    let store: Store
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics + StubMovie.synthetic(40))
+        try stub.start()
+        store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
+    }
+
+    func runner(
+        concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
+        notFoundRetry: TimeInterval = 7 * 86400
+    ) -> FetchRunner {
+        var config = Config()
+        config.fetch.maxConcurrentOperations = concurrency
+        config.fetch.runBudget = budget
+        config.fetch.writeBatchSize = 10
+        config.schedule.notFoundRetryInterval = notFoundRetry
+        let client = TMDBClient(
+            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
+            retry: RetryPolicy(maxRetries: retries, baseDelay: 0.01, maxDelay: 2), counter: RequestCounter(),
+            transport: URLSessionTransport.make(), logger: quietLogger)
+        return FetchRunner(store: store, client: client, settings: FetchRunner.Settings(config), logger: quietLogger)
+    }
+
+    /// Adds `count` synthetic movies (and Amélie) and resolves them with a first run.
+    @discardableResult
+    func seeded(_ count: Int = 20) async throws -> FetchReport {
+        _ = try store.link(member: "Alice", title: "Amélie")
+        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)") }
+        let first = await runner().run()
+        #expect(first.summary.changed == count + 1)
+        #expect(try store.unresolvedMovies().isEmpty)
+        stub.resetCounters()
+        return first
+    }
+
+    /// Counts every UPDATE of a movie row from here on, whoever makes it, with a trigger in the file itself.
+    func countMovieUpdates() throws {
+        _ = try sqlite(
+            store.path,
+            """
+            CREATE TABLE movieUpdates (movieId INTEGER);
+            CREATE TRIGGER countMovieUpdates AFTER UPDATE ON movie BEGIN
+                INSERT INTO movieUpdates VALUES (new.id);
+            END;
+            """)
+    }
+
+    func movieUpdates() throws -> Int { Int(try sqlite(store.path, "SELECT count(*) FROM movieUpdates")) ?? -1 }
+
+    func updatedAts() throws -> String { try sqlite(store.path, "SELECT group_concat(updatedAt) FROM movie") }
+
+    @Test func unchangedDataIsNoDataAndWritesNoMovieRow() async throws {
+        try await seeded()
+        try countMovieUpdates()
+        let report = await runner().run()
+        #expect(report.summary.result == .noData)
+        #expect(report.summary.unchanged == 21)
+        #expect(report.requests == 21)
+        #expect(stub.requests.allSatisfy { $0.path.contains("/movie/") })
+        #expect(try movieUpdates() == 0)
+    }
+
+    @Test func oneChangedRatingIsNewDataAndOnlyThatRowIsWritten() async throws {
+        try await seeded()
+        stub.update(id: 100_004) { $0.voteCount += 1 }
+        let before = try updatedAts()
+        let report = await runner().run()
+        #expect(report.summary.result == .newData)
+        #expect(report.summary.changed == 1)
+        #expect(try sqlite(store.path, "SELECT voteCount FROM movie WHERE remoteId = 100004") == "5")
+        let changedRows = zip(before.split(separator: ","), try updatedAts().split(separator: ",")).filter { $0 != $1 }
+        #expect(changedRows.count == 1)
+    }
+
+    @Test func concurrencyIsBoundedByTheSetting() async throws {
+        try await seeded()
+        stub.latency = 0.05
+        _ = await runner(concurrency: 3).run()
+        #expect(stub.peakConcurrency <= 3)
+        #expect(stub.peakConcurrency >= 2)
+    }
+
+    @Test func rejectedCredentialsFailTheRunAndStopEarly() async throws {
+        try await seeded()
+        stub.inject(.unauthorized, times: nil)
+        let report = await runner(concurrency: 2).run()
+        #expect(report.summary.result == .failed)
+        #expect(report.summary.unauthorized)
+        #expect(report.requests < 5)
+        #expect(report.summary.skipped > 15)
+        #expect(try store.failingMovies().isEmpty)
+    }
+
+    @Test func notFoundFlagsTheMovieKeepsItAndRetriesItRarely() async throws {
+        try await seeded()
+        stub.remove(id: 100_002)
+        let report = await runner().run()
+        #expect(report.summary.result == .noData)
+        #expect(report.summary.failed == 1)
+        let failing = try store.failingMovies()
+        #expect(failing.map(\.title) == ["Movie 3"])
+        #expect(failing.first?.notFoundAt != nil)
+        #expect(try store.moviesToRefresh().count == 21)
+        stub.resetCounters()
+        let next = await runner().run()
+        #expect(next.summary.skipped == 1)
+        #expect(!stub.requests.contains { $0.path.hasSuffix("/movie/100002") })
+        let later = await runner(notFoundRetry: 0).run()
+        #expect(later.summary.skipped == 0)
+        #expect(later.summary.failed == 1)
+    }
+
+    @Test func rateLimitIsHonouredAndTheMovieRetried() async throws {
+        try await seeded()
+        stub.update(id: 194) { $0.popularity += 1 }
+        stub.inject(.rateLimited(retryAfter: "1"), on: .details(id: 194), times: 1)
+        let started = ContinuousClock.now
+        let report = await runner().run()
+        #expect(report.summary.result == .newData)
+        #expect(report.summary.failed == 0)
+        #expect(report.requests == 22)
+        #expect(ContinuousClock.now - started >= .milliseconds(900))
+    }
+
+    @Test func burstsOf503AreRetried() async throws {
+        try await seeded()
+        stub.inject(.serverError(status: 503), times: 6)
+        let report = await runner().run()
+        #expect(report.summary.failed == 0)
+        #expect(report.summary.unchanged == 21)
+        #expect(report.requests == 27)
+    }
+
+    @Test func persistent503FailsTheRunAndRecordsWhy() async throws {
+        try await seeded()
+        stub.inject(.serverError(status: 503), times: nil)
+        let report = await runner(retries: 1).run()
+        #expect(report.summary.result == .failed)
+        #expect(report.summary.failed == 21)
+        #expect(try store.failingMovies().count == 21)
+        #expect(try store.failingMovies().first?.reason.contains("503") == true)
+        // The same failure again is not news: no movie row is rewritten.
+        try countMovieUpdates()
+        _ = await runner(retries: 1).run()
+        #expect(try movieUpdates() == 0)
+        stub.clearFaults()
+        let recovered = await runner().run()
+        #expect(recovered.summary.result == .noData)
+        #expect(try store.failingMovies().isEmpty)
+    }
+
+    @Test func malformedJSONFailsOnlyThatMovie() async throws {
+        try await seeded()
+        stub.inject(.malformedJSON, on: .details(id: 100_000), times: nil)
+        stub.update(id: 100_001) { $0.voteAverage = 1.5 }
+        let report = await runner().run()
+        #expect(report.summary.result == .newData)
+        #expect(report.summary.failed == 1)
+        #expect(try store.failingMovies().first?.title == "Movie 1")
+    }
+
+    @Test func aHangingResponseTimesOutAndTheRunGoesOn() async throws {
+        try await seeded()
+        stub.inject(.hang(seconds: 5), on: .details(id: 100_005), times: nil)
+        let started = ContinuousClock.now
+        let report = await runner(timeout: 0.3, retries: 1).run()
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(report.summary.failed == 1)
+        #expect(report.summary.unchanged == 20)
+        #expect(try store.failingMovies().first?.reason.contains("in time") == true)
+    }
+
+    @Test func anUnreachableServerFailsTheRun() async throws {
+        try await seeded()
+        stub.stop()
+        let report = await runner(retries: 0).run()
+        #expect(report.summary.result == .failed)
+        #expect(report.summary.failed == 21)
+    }
+
+    @Test func theRunBudgetStopsLaunchingOperations() async throws {
+        try await seeded()
+        stub.latency = 0.2
+        let report = await runner(concurrency: 1, budget: 0.5).run()
+        #expect(report.summary.skipped >= 15)
+        #expect(report.summary.unchanged + report.summary.skipped + report.summary.failed == 21)
+        #expect(report.summary.result == .noData)
+    }
+
+    @Test func cancellationInterruptsAndKeepsWhatWasWritten() async throws {
+        try await seeded()
+        stub.latency = 0.05
+        for id in 100_000..<100_020 { stub.update(id: id) { $0.voteCount += 100 } }
+        let fetch = runner(concurrency: 2)
+        let task = Task { await fetch.run() }
+        try await Task.sleep(for: .milliseconds(250))
+        task.cancel()
+        let report = await task.value
+        #expect(report.interrupted)
+        #expect(report.summary.changed > 0)
+        #expect(report.summary.changed < 20)
+        let written =
+            Int(try sqlite(store.path, "SELECT count(*) FROM movie WHERE remoteId >= 100000 AND voteCount >= 100"))
+            ?? -1
+        #expect(written == report.summary.changed)
+    }
+
+    @Test func aMovieWithoutRemoteIdIsResolvedBySearchAndMerged() async throws {
+        try await seeded()
+        _ = try store.link(member: "Carol", title: "Le Fabuleux Destin d'Amélie Poulain")
+        let report = await runner().run()
+        #expect(report.summary.changed == 1)
+        #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE remoteId = 194") == "1")
+        #expect(try store.ratings(member: "Carol").members.first?.movies.map(\.title) == ["Amélie"])
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import MustCore
+import Synchronization
+import TMDBStub
+import Testing
+
+/// A settable clock, so the persisted scheduler can be stepped through time.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// The persisted scheduler, the run lock and the whole background fetch, on a real file and a real stub.
+@Suite struct SchedulerTests {
+    let stub: TMDBStubServer
+    let directory = TemporaryDirectory("mustc-schedule")
+    let store: Store
+    let clock = TestClock()
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics)
+        try stub.start()
+        store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
+        for title in ["Amélie", "Up", "Spirited Away"] { _ = try store.link(member: "Alice", title: title) }
+    }
+
+    func fetch() -> BackgroundFetch {
+        let clock = clock
+        let client = TMDBClient(
+            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), retry: .none, counter: RequestCounter(),
+            transport: URLSessionTransport.make(), logger: quietLogger)
+        let runner = FetchRunner(
+            store: store, client: client, settings: FetchRunner.Settings(Config()), logger: quietLogger,
+            now: { clock.now })
+        let scheduler = Scheduler(
+            store: store, policy: BackoffPolicy(maximumInterval: 7200), now: { clock.now }, random: { 0.5 })
+        return BackgroundFetch(
+            runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+    }
+
+    @Test func theScheduleSurvivesReopeningAndGatesTheNextFetch() async throws {
+        guard case .ran(let first, let schedule) = try await fetch().perform(force: false) else {
+            Issue.record("the first fetch should run")
+            return
+        }
+        #expect(first.summary.result == .newData)
+        #expect(schedule?.nextFetchAt == clock.now.addingTimeInterval(900))
+
+        let reopened = try Store(path: store.path, logger: quietLogger)
+        #expect(try reopened.scheduleState()?.lastResult == .newData)
+        clock.advance(899)
+        guard case .notDue = try await fetch().perform(force: false) else {
+            Issue.record("not due yet")
+            return
+        }
+        clock.advance(1)
+        guard case .ran(let second, let next) = try await fetch().perform(force: false) else {
+            Issue.record("due now")
+            return
+        }
+        #expect(second.summary.result == .noData)
+        #expect(next?.nextFetchAt == clock.now.addingTimeInterval(1800))
+        let runs = try store.recentRuns()
+        #expect(runs.map(\.result) == ["noData", "newData"])
+        #expect(runs.first?.interval == 1800)
+        #expect(runs.first?.requests == 3)
+    }
+
+    @Test func aHeldLockMeansAlreadyRunningAndNoRequests() async throws {
+        let held = try #require(try RunLock.acquire(path: BackgroundFetch.lockPath(forDatabase: store.path)))
+        #expect(try RunLock.acquire(path: held.path) == nil)
+        guard case .alreadyRunning = try await fetch().perform(force: true) else {
+            Issue.record("the lock is held")
+            return
+        }
+        #expect(stub.requestCount == 0)
+        _ = consume held
+        guard case .ran = try await fetch().perform(force: true) else {
+            Issue.record("the lock was released")
+            return
+        }
+    }
+
+    @Test func aFailedRunRecordsWhyAndRetriesSooner() async throws {
+        stub.inject(.unauthorized, times: nil)
+        guard case .ran(let report, let schedule) = try await fetch().perform(force: true) else {
+            Issue.record("should run")
+            return
+        }
+        #expect(report.summary.result == .failed)
+        #expect(schedule?.consecutiveFailures == 1)
+        #expect(schedule?.nextFetchAt == clock.now.addingTimeInterval(600))
+        #expect(try store.recentRuns().first?.failure?.contains("401") == true)
+    }
+}
