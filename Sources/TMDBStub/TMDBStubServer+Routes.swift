@@ -42,13 +42,7 @@ extension TMDBStubServer {
                 400, code: 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
         }
         let key = TitleKey.make(query["query"] ?? "")
-        let matches =
-            key.isEmpty
-            ? []
-            : catalogue.filter { movie in
-                TitleKey.make(movie.title).contains(key) || TitleKey.make(movie.originalTitle).contains(key)
-            }
-            .sorted { $0.popularity > $1.popularity }
+        let matches = key.isEmpty ? [] : self.matches(key)
         let pageSize = 20
         let slice = matches.dropFirst((page - 1) * pageSize).prefix(pageSize)
         return Self.json([

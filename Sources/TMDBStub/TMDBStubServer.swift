@@ -13,7 +13,11 @@ public final class TMDBStubServer: @unchecked Sendable {
 
     private let lock = NSLock()
     // Guarded by `lock`.
-    private var movies: [Int: StubMovie] = [:]
+    private var movies: [Int: StubMovie] = [:] {
+        didSet { searchIndex = nil }
+    }
+    /// Folded titles, built on the first search after a change: searching stays cheap with 50,000 movies.
+    private var searchIndex: [(suffix: String, id: Int, whole: Bool)]?
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
     private var served = 0
@@ -160,7 +164,47 @@ public final class TMDBStubServer: @unchecked Sendable {
 
     // MARK: Called with the lock held
 
-    var catalogue: [StubMovie] { Array(movies.values) }
+    /// Movies with a word of their folded title or original title starting with `key` (TMDB matches words,
+    /// not arbitrary substrings): exact matches first, as TMDB ranks them, then by popularity.
+    func matches(_ key: String) -> [StubMovie] {
+        let index = searchIndex ?? buildSearchIndex()
+        var low = 0
+        var high = index.count
+        while low < high {
+            let middle = (low + high) / 2
+            if index[middle].suffix < key { low = middle + 1 } else { high = middle }
+        }
+        var ids = Set<Int>()
+        var exact = Set<Int>()
+        while low < index.count, index[low].suffix.hasPrefix(key) {
+            ids.insert(index[low].id)
+            if index[low].whole && index[low].suffix == key { exact.insert(index[low].id) }
+            low += 1
+        }
+        return ids.compactMap { movies[$0] }
+            .sorted {
+                (exact.contains($0.id) ? 1 : 0, $0.popularity, -$0.id) > (
+                    exact.contains($1.id) ? 1 : 0, $1.popularity, -$1.id
+                )
+            }
+    }
+
+    /// Every word-start suffix of every folded title, sorted, so a search is a binary search.
+    private func buildSearchIndex() -> [(suffix: String, id: Int, whole: Bool)] {
+        var index: [(suffix: String, id: Int, whole: Bool)] = []
+        for movie in movies.values {
+            for key in Set([TitleKey.make(movie.title), TitleKey.make(movie.originalTitle)]) {
+                var atWordStart = true
+                for position in key.indices {
+                    if atWordStart { index.append((String(key[position...]), movie.id, position == key.startIndex)) }
+                    atWordStart = key[position] == " "
+                }
+            }
+        }
+        index.sort { $0.suffix < $1.suffix }
+        searchIndex = index
+        return index
+    }
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
 

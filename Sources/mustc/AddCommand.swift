@@ -22,14 +22,20 @@ struct AddCommand: AsyncParsableCommand {
     var member: String
 
     @Argument(help: "One or more movie titles.")
-    var movies: [String]
+    var movies: [String] = []
+
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp("Also read titles from this file, one per line; - reads standard input.", valueName: "file"))
+    var titlesFile: String?
 
     private var validatedMember = ""
     private var validatedMovies: [String] = []
 
     mutating func validate() throws {
         validatedMember = try NameArgument.validated(member, field: "member name")
-        validatedMovies = try movies.map { try NameArgument.validated($0, field: "movie title") }
+        let listed = try titlesFile.map(TitleList.read) ?? []
+        validatedMovies = try (movies + listed).map { try NameArgument.validated($0, field: "movie title") }
         guard !validatedMovies.isEmpty else { throw ValidationError("give at least one movie title") }
     }
 

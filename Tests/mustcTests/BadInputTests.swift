@@ -79,13 +79,7 @@ import Testing
 
     @Test func aDatabaseFromANewerMustcIsRefusedWith78() throws {
         try mustc("add", "--no-lookup", "Alice", "Up")
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [
-            mustc.databasePath, "INSERT INTO schemaMigration VALUES ('9999_future', '2030-01-01')",
-        ]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        _ = try sqlite(mustc.databasePath, "INSERT INTO schemaMigration VALUES ('9999_future', '2030-01-01')")
         let outcome = try mustc("ratings")
         #expect(outcome.status == 78)
         #expect(outcome.stderr.contains("newer mustc"))

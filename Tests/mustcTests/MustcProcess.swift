@@ -77,6 +77,7 @@ struct MustcBinary: Sendable {
         try start(arguments).wait()
     }
 
+    @discardableResult
     func run(_ arguments: [String]) throws -> Outcome { try start(arguments).wait() }
 }
 

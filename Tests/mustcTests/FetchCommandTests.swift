@@ -1,0 +1,154 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// `mustc fetch` and `mustc status` driven as a timer would drive them, against the loopback stub.
+@Suite struct FetchCommandTests {
+    let stub: TMDBStubServer
+    let mustc: MustcBinary
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics + StubMovie.synthetic(200))
+        try stub.start()
+        var mustc = MustcBinary(stub: stub)
+        let config = mustc.home.file("config.json")
+        try #"""
+        {"schedule": {"minimumInterval": "15m", "maximumInterval": "2h"},
+         "fetch": {"maxConcurrentOperations": 4, "writeBatchSize": 10},
+         "tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "5s"}}
+        """#.write(toFile: config, atomically: true, encoding: .utf8)
+        mustc.environment["MUSTC_CONFIG"] = config
+        self.mustc = mustc
+    }
+
+    func fetchJSON(_ arguments: String...) throws -> (Outcome, [String: Any]) {
+        let outcome = try mustc.run(["fetch", "--json"] + arguments)
+        return (outcome, try outcome.json())
+    }
+
+    /// Adds `count` synthetic titles without looking them up, then resolves them all with one forced fetch.
+    func seedSynthetic(_ count: Int) throws {
+        let added = try mustc.run(["add", "--no-lookup", "Bob"] + (1...count).map { "Movie \($0)" })
+        #expect(added.status == 0)
+        let (resolved, json) = try fetchJSON("--force")
+        #expect(resolved.status == 0)
+        #expect(json["changed"] as? Int == count)
+        stub.resetCounters()
+    }
+
+    @Test func unchangedDataBacksOffUntilARatingChanges() throws {
+        #expect(try mustc("add", "Alice", "Amélie", "Up", "Spirited Away").status == 0)
+        var intervals: [Int] = []
+        for _ in 0..<4 {
+            let (outcome, json) = try fetchJSON("--force")
+            #expect(outcome.status == 0)
+            #expect(json["result"] as? String == "noData")
+            #expect(json["unchanged"] as? Int == 3)
+            intervals.append(json["interval"] as? Int ?? -1)
+        }
+        #expect(intervals == [1800, 3600, 7200, 7200])
+
+        let (notDue, waiting) = try fetchJSON()
+        #expect(notDue.status == 0)
+        #expect(waiting["result"] as? String == "notDue")
+        #expect(waiting["nextFetchAt"] is String)
+
+        stub.update(id: 14160) { $0.voteAverage = 8.0 }
+        let (changed, json) = try fetchJSON("--force")
+        #expect(changed.status == 0)
+        #expect(json["result"] as? String == "newData")
+        #expect(json["changed"] as? Int == 1)
+        #expect(json["interval"] as? Int == 900)
+
+        let status = try mustc("status", "--json").json()
+        #expect(status["lastResult"] as? String == "newData")
+        #expect(status["interval"] as? Int == 900)
+        #expect(status["consecutiveNoData"] as? Int == 0)
+        #expect(status["consecutiveFailures"] as? Int == 0)
+        #expect((status["runs"] as? [Any])?.count == 5)
+    }
+
+    @Test func aFailedRunExits75AndTheKeyStaysHidden() throws {
+        try mustc("add", "Alice", "Up")
+        stub.inject(.unauthorized, times: nil)
+        let (outcome, json) = try fetchJSON("--force", "--verbose")
+        #expect(outcome.status == 75)
+        #expect(json["result"] as? String == "failed")
+        #expect(json["interval"] as? Int ?? 0 >= 540)
+        #expect(!outcome.all.contains(stub.apiKey))
+        let plain = try mustc("fetch", "--force")
+        #expect(plain.status == 75)
+        #expect(plain.stdout.contains("401"))
+        let status = try mustc("status", "--json").json()
+        #expect(status["consecutiveFailures"] as? Int == 2)
+    }
+
+    @Test func fetchWithoutCredentialsIsAConfigError() throws {
+        var bare = mustc
+        bare.environment["TMDB_API_KEY"] = nil
+        let outcome = try bare("fetch")
+        #expect(outcome.status == 78)
+        #expect(outcome.stderr.contains("TMDB_API_KEY"))
+    }
+
+    @Test func ofTwoFetchesStartedTogetherExactlyOneFetches() throws {
+        try seedSynthetic(40)
+        stub.latency = 0.05
+        let both = try (0..<2).map { _ in try mustc.start(["fetch", "--force", "--json"]) }.map { $0.wait() }
+        let results = try both.map { try $0.json()["result"] as? String }
+        #expect(both.allSatisfy { $0.status == 0 })
+        #expect(results.sorted { ($0 ?? "") < ($1 ?? "") } == ["alreadyRunning", "noData"])
+        #expect(stub.requestCount == 40)
+    }
+
+    @Test func sigtermStopsWatchCleanly() throws {
+        try seedSynthetic(40)
+        for id in 100_000..<100_040 { stub.update(id: id) { $0.voteCount += 1000 } }
+        stub.latency = 0.05
+        let schedule = try sqlite(mustc.databasePath, "SELECT nextFetchAt, interval FROM schedule")
+        let watch = try mustc.start(["fetch", "--watch", "--force"])
+        let deadline = Date().addingTimeInterval(10)
+        while stub.requestCount < 8, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        kill(watch.process.processIdentifier, SIGTERM)
+        let stopped = Date()
+        let outcome = watch.wait()
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Date().timeIntervalSince(stopped) < 3)
+        #expect(try sqlite(mustc.databasePath, "PRAGMA integrity_check") == "ok")
+        #expect(try sqlite(mustc.databasePath, "SELECT result FROM fetchRun ORDER BY id DESC LIMIT 1") == "interrupted")
+        #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM fetchRun WHERE endedAt IS NULL") == "0")
+        let written = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE voteCount >= 1000")) ?? 0
+        #expect(written > 0 && written < 40)
+        // The interrupted run left the schedule alone, and the next run picks up what it did not finish.
+        #expect(try sqlite(mustc.databasePath, "SELECT nextFetchAt, interval FROM schedule") == schedule)
+        let (_, next) = try fetchJSON("--force")
+        #expect(next["result"] as? String == "newData")
+        #expect(next["changed"] as? Int == 40 - written, "\(next)")
+    }
+
+    @Test func killDashNineMidFetchLosesNothingCommitted() throws {
+        try mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
+        stub.latency = 0.01
+        let fetch = try mustc.start(["fetch", "--force"])
+        let deadline = Date().addingTimeInterval(20)
+        var resolved = 0
+        while resolved < 30, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            resolved = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL")) ?? 0
+        }
+        kill(fetch.process.processIdentifier, SIGKILL)
+        _ = fetch.wait()
+        #expect(try sqlite(mustc.databasePath, "PRAGMA integrity_check") == "ok")
+        let afterKill = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL"))
+        #expect((afterKill ?? 0) >= resolved)
+        #expect((afterKill ?? 0) < 200)
+        #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM fetchRun WHERE endedAt IS NULL") == "1")
+
+        let (again, json) = try fetchJSON()
+        #expect(again.status == 0, "\(again.all)")
+        #expect(json["result"] as? String == "newData", "\(again.all)")
+        #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL") == "200")
+        #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie") == "200", "\(json)")
+        #expect(try mustc("status").stdout.contains("died"))
+    }
+}
