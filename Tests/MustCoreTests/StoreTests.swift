@@ -104,16 +104,3 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         #expect(store.embeddedMigrationIdentifiers == files.map { String($0.dropLast(4)) })
     }
 }
-
-/// Runs the sqlite3 CLI on the file, proving the schema needs nothing but stock SQLite.
-func sqlite(_ path: String, _ sql: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    process.arguments = [path, sql]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}

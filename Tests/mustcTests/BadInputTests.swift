@@ -1,4 +1,5 @@
 import Foundation
+import TMDBStub
 import Testing
 
 /// Bad input and bad configuration: a clear message, a defined exit code, and nothing written.

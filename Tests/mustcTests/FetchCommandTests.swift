@@ -44,6 +44,7 @@ import Testing
             #expect(outcome.status == 0)
             #expect(json["result"] as? String == "noData")
             #expect(json["unchanged"] as? Int == 3)
+            #expect(!outcome.stdout.contains("\r"), "no progress bar when stdout is not a terminal")
             intervals.append(json["interval"] as? Int ?? -1)
         }
         #expect(intervals == [1800, 3600, 7200, 7200])

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs the sqlite3 CLI on a database file: the tests read what mustc wrote with stock SQLite.
-func sqlite(_ path: String, _ sql: String) throws -> String {
+/// Runs the stock sqlite3 CLI on a database file, for tests that read what mustc wrote without mustc's code,
+/// and prove the schema needs nothing but plain SQLite.
+public func sqlite(_ path: String, _ sql: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     process.arguments = ["-cmd", ".timeout 5000", path, sql]
