@@ -11,6 +11,7 @@ extension TMDBStubServer {
 
     func respond(to head: HTTPWire.Head) -> Reply {
         let (path, query) = Self.split(head.target)
+        if path.hasPrefix("/_stub/") { return locked { control(path, query) } }
         var reply = locked { () -> Reply in
             note(RecordedRequest(path: path, query: query, headers: head.headers))
             if let limited = overLimit() { return limited }
@@ -22,6 +23,23 @@ extension TMDBStubServer {
         }
         reply.delay += latency
         return reply
+    }
+
+    /// Not TMDB: lets benchmarks that run the `tmdb-stub` binary read its counters and change a rating.
+    private func control(_ path: String, _ query: [String: String]) -> Reply {
+        switch path {
+        case "/_stub/stats":
+            return Self.json(["requests": served, "rateLimited": rateLimitedCount, "peakConcurrency": peakInFlight])
+        case "/_stub/touch":
+            guard let id = query["id"].flatMap(Int.init), var movie = movieUnlocked(id) else {
+                return Self.error(404, code: 34, "No such stub movie.")
+            }
+            movie.voteCount += 1
+            replaceUnlocked(movie)
+            return Self.json(["id": id, "vote_count": movie.voteCount])
+        default:
+            return Self.error(404, code: 34, "The resource you requested could not be found.")
+        }
     }
 
     private func route(_ path: String, _ query: [String: String]) -> Reply {

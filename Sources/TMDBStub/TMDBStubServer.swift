@@ -20,9 +20,10 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var searchIndex: [(suffix: String, id: Int, whole: Bool)]?
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
-    private var served = 0
+    private(set) var served = 0
+    private(set) var rateLimitedCount = 0
     private var inFlight = 0
-    private var peakInFlight = 0
+    private(set) var peakInFlight = 0
     private var rateWindow: [Date] = []
     private var latencySeconds: Double = 0
     private var limit: (requests: Int, per: Double)?
@@ -70,7 +71,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     public var requests: [RecordedRequest] { locked { recorded } }
     /// The most requests the stub was answering at one moment, since the start or the last reset.
     public var peakConcurrency: Int { locked { peakInFlight } }
-    public func resetCounters() { locked { (peakInFlight, served, recorded) = (0, 0, []) } }
+    public func resetCounters() { locked { (peakInFlight, served, rateLimitedCount, recorded) = (0, 0, 0, []) } }
     public var requestCount: Int { locked { served } }
 
     // MARK: Lifecycle
@@ -208,6 +209,8 @@ public final class TMDBStubServer: @unchecked Sendable {
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
 
+    func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }
+
     func authorized(query: [String: String], headers: [String: String]) -> Bool {
         query["api_key"] == apiKey || headers["authorization"] == "Bearer \(accessToken)"
     }
@@ -226,6 +229,7 @@ public final class TMDBStubServer: @unchecked Sendable {
             rateWindow.removeFirst(firstInWindow)
         }
         guard rateWindow.count > limit.requests else { return nil }
+        rateLimitedCount += 1
         return Self.reply(for: .rateLimited(retryAfter: "1"), otherwise: Reply(status: 200, body: Data()))
     }
 

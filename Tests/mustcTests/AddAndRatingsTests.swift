@@ -13,17 +13,17 @@ import Testing
         mustc = MustcBinary(stub: stub)
     }
 
-    @Test func threeSpellingsOfAmelieBecomeOneRatedMovieForTwoMembers() throws {
-        let first = try mustc("add", "Alice", "Amélie")
+    @Test func threeSpellingsOfAmelieBecomeOneRatedMovieForTwoMembers() async throws {
+        let first = try await mustc("add", "Alice", "Amélie")
         #expect(first.status == 0, "\(first.all)")
         #expect(first.stdout.contains("Alice now has \"Amélie\""))
         #expect(first.stdout.contains("id 194"))
-        #expect(try mustc("add", "Bob", "AMELIE").status == 0)
-        let third = try mustc("add", "bob", "ame\u{301}lie")
+        #expect(try await mustc("add", "Bob", "AMELIE").status == 0)
+        let third = try await mustc("add", "bob", "ame\u{301}lie")
         #expect(third.status == 0)
         #expect(third.stdout.contains("Bob already has \"Amélie\"; nothing changed."))
 
-        let report = try mustc("ratings", "--format", "json")
+        let report = try await mustc("ratings", "--format", "json")
         #expect(report.status == 0)
         let members = try #require(try report.json()["members"] as? [[String: Any]])
         #expect(members.map { $0["name"] as? String } == ["Alice", "Bob"])
@@ -38,36 +38,36 @@ import Testing
             #expect(movie["voteCount"] as? Int == 11_412)
             #expect((movie["updatedAt"] as? String)?.hasSuffix("Z") == true)
         }
-        let movies = try mustc("movies")
+        let movies = try await mustc("movies")
         #expect(movies.stdout.split(separator: "\n").filter { $0.contains("Amélie") }.count == 1)
         // One search for the first add, none after: the movie already had its id.
         #expect(stub.requests.filter { $0.path.hasSuffix("/search/movie") }.count == 1)
     }
 
-    @Test func tableAndCSVShowTheSameRows() throws {
-        try mustc("add", "Alice", "Up", "Amélie")
-        try mustc("add", "Zoë", "--no-lookup", "Unknown Film")
-        let table = try mustc("ratings")
+    @Test func tableAndCSVShowTheSameRows() async throws {
+        try await mustc("add", "Alice", "Up", "Amélie")
+        try await mustc("add", "Zoë", "--no-lookup", "Unknown Film")
+        let table = try await mustc("ratings")
         #expect(table.stdout.contains("Alice"))
         #expect(table.stdout.contains("Up"))
         #expect(table.stdout.contains("Zoë"))
-        let csv = try mustc("ratings", "--format", "csv")
+        let csv = try await mustc("ratings", "--format", "csv")
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines.count == 4)
         #expect(lines.contains { $0.hasPrefix("Zoë,Unknown Film,") })
-        let alice = try mustc("ratings", "--member", "ALICE", "--format", "json")
+        let alice = try await mustc("ratings", "--member", "ALICE", "--format", "json")
         let members = try #require(try alice.json()["members"] as? [[String: Any]])
         #expect(members.count == 1)
         #expect((members.first?["movies"] as? [Any])?.count == 2)
     }
 
-    @Test func unreachableTMDBStillSavesTheLinkAndExitsZero() throws {
+    @Test func unreachableTMDBStillSavesTheLinkAndExitsZero() async throws {
         var offline = mustc
         offline.environment["MUSTC_TMDB_BASE_URL"] = "http://127.0.0.1:1/3"
-        let outcome = try offline("add", "Alice", "Amélie")
+        let outcome = try await offline("add", "Alice", "Amélie")
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("next fetch"))
-        let report = try offline("ratings", "--format", "json")
+        let report = try await offline("ratings", "--format", "json")
         let movie = try #require(
             ((try report.json()["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]])?.first)
         #expect(movie["title"] as? String == "Amélie")
@@ -75,35 +75,35 @@ import Testing
         #expect(movie["updatedAt"] is NSNull)
     }
 
-    @Test func nothingFoundStillSavesTheLink() throws {
-        let outcome = try mustc("add", "Alice", "No Such Film Anywhere")
+    @Test func nothingFoundStillSavesTheLink() async throws {
+        let outcome = try await mustc("add", "Alice", "No Such Film Anywhere")
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("TMDB found nothing"))
-        #expect(try mustc("movies").stdout.contains("No Such Film Anywhere"))
+        #expect(try await mustc("movies").stdout.contains("No Such Film Anywhere"))
     }
 
-    @Test func removeUnlinksAndDeletesOrphans() throws {
-        try mustc("add", "Alice", "Up")
-        try mustc("add", "Bob", "up")
-        #expect(try mustc("remove", "BOB", "UP").status == 0)
-        #expect(try mustc("movies", "--member", "alice").stdout.contains("Up"))
-        let last = try mustc("remove", "alice", "up")
+    @Test func removeUnlinksAndDeletesOrphans() async throws {
+        try await mustc("add", "Alice", "Up")
+        try await mustc("add", "Bob", "up")
+        #expect(try await mustc("remove", "BOB", "UP").status == 0)
+        #expect(try await mustc("movies", "--member", "alice").stdout.contains("Up"))
+        let last = try await mustc("remove", "alice", "up")
         #expect(last.status == 0)
-        #expect(!(try mustc("movies").stdout.contains("Up")))
-        let members = try mustc("members")
+        #expect(!(try await mustc("movies").stdout.contains("Up")))
+        let members = try await mustc("members")
         #expect(members.stdout.contains("Alice"))
         #expect(members.stdout.contains("Bob"))
     }
 
-    @Test func theBinaryWorksCopiedAloneToAnotherDirectory() throws {
+    @Test func theBinaryWorksCopiedAloneToAnotherDirectory() async throws {
         let elsewhere = TemporaryDirectory("mustc-alone")
         let copy = elsewhere.file("mustc")
         try FileManager.default.copyItem(atPath: MustcBinary.url.path, toPath: copy)
         var alone = mustc
         alone.executable = URL(fileURLWithPath: copy)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["mustc"])
-        #expect(try alone("add", "Alice", "Up").status == 0)
-        let report = try alone("ratings", "--format", "json")
+        #expect(try await alone("add", "Alice", "Up").status == 0)
+        let report = try await alone("ratings", "--format", "json")
         #expect(report.status == 0)
         #expect(report.stdout.contains("\"remoteId\" : 14160"))
     }

@@ -10,46 +10,46 @@ import Testing
         ("", "empty"), ("   ", "empty"), (String(repeating: "x", count: 201), "200"), ("Bad\u{7}Name", "control"),
         ("Tab\tName", "control"),
     ])
-    func badMemberNamesExit64AndWriteNothing(_ name: String, _ explanation: String) throws {
-        let outcome = try mustc("add", name, "Up")
+    func badMemberNamesExit64AndWriteNothing(_ name: String, _ explanation: String) async throws {
+        let outcome = try await mustc("add", name, "Up")
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains(explanation), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: mustc.databasePath))
     }
 
-    @Test func aBadTitleAmongGoodOnesWritesNothing() throws {
-        try mustc("add", "--no-lookup", "Alice", "Up")
+    @Test func aBadTitleAmongGoodOnesWritesNothing() async throws {
+        try await mustc("add", "--no-lookup", "Alice", "Up")
         let before = try Data(contentsOf: URL(fileURLWithPath: mustc.databasePath))
-        let outcome = try mustc("add", "--no-lookup", "Alice", "Heat", " \n ")
+        let outcome = try await mustc("add", "--no-lookup", "Alice", "Heat", " \n ")
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("movie title"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: mustc.databasePath)) == before)
-        #expect(!(try mustc("movies").stdout.contains("Heat")))
+        #expect(!(try await mustc("movies").stdout.contains("Heat")))
     }
 
-    @Test func aTitleOf200CharactersIsAccepted() throws {
+    @Test func aTitleOf200CharactersIsAccepted() async throws {
         let title = String(repeating: "é", count: 200)
-        #expect(try mustc("add", "--no-lookup", "Alice", title).status == 0)
-        #expect(try mustc("movies").stdout.contains(title))
+        #expect(try await mustc("add", "--no-lookup", "Alice", title).status == 0)
+        #expect(try await mustc("movies").stdout.contains(title))
     }
 
-    @Test func unknownMemberFilterIsAUsageError() throws {
-        try mustc("add", "--no-lookup", "Alice", "Up")
-        let outcome = try mustc("ratings", "--member", "Nobody")
+    @Test func unknownMemberFilterIsAUsageError() async throws {
+        try await mustc("add", "--no-lookup", "Alice", "Up")
+        let outcome = try await mustc("ratings", "--member", "Nobody")
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("mustc members"))
     }
 
-    @Test func unknownFormatIsAUsageError() throws {
-        let outcome = try mustc("ratings", "--format", "xml")
+    @Test func unknownFormatIsAUsageError() async throws {
+        let outcome = try await mustc("ratings", "--format", "xml")
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("table"))
     }
 
-    @Test func commandsWithoutNetworkNeedNoConfigAtAll() throws {
-        #expect(try mustc("members").status == 0)
-        #expect(try mustc("ratings", "--format", "json").stdout.contains("\"members\""))
-        let added = try mustc("add", "Alice", "Up")
+    @Test func commandsWithoutNetworkNeedNoConfigAtAll() async throws {
+        #expect(try await mustc("members").status == 0)
+        #expect(try await mustc("ratings", "--format", "json").stdout.contains("\"members\""))
+        let added = try await mustc("add", "Alice", "Up")
         #expect(added.status == 0)
         #expect(added.stderr.contains("no TMDB credentials"))
     }
@@ -60,28 +60,28 @@ import Testing
         (#"{"fetch": {"maxConcurrentOperations": "four"}}"#, #""fetch.maxConcurrentOperations" must be"#),
         (#"{"schedule": {"minimumInterval": "soon"}}"#, #""schedule.minimumInterval" must be"#),
     ])
-    func configErrorsNameTheFileAndKeyAndExit78(_ json: String, _ expected: String) throws {
+    func configErrorsNameTheFileAndKeyAndExit78(_ json: String, _ expected: String) async throws {
         let path = mustc.home.file("bad.json")
         try json.write(toFile: path, atomically: true, encoding: .utf8)
-        let outcome = try mustc("add", "--config", path, "Alice", "Up")
+        let outcome = try await mustc("add", "--config", path, "Alice", "Up")
         #expect(outcome.status == 78)
         #expect(outcome.stderr.contains(path))
         #expect(outcome.stderr.contains(expected), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: mustc.databasePath))
     }
 
-    @Test func aMissingConfigFileNamedByTheEnvironmentExits78() throws {
+    @Test func aMissingConfigFileNamedByTheEnvironmentExits78() async throws {
         var configured = mustc
         configured.environment["MUSTC_CONFIG"] = mustc.home.file("absent.json")
-        let outcome = try configured("members")
+        let outcome = try await configured("members")
         #expect(outcome.status == 78)
         #expect(outcome.stderr.contains("MUSTC_CONFIG"))
     }
 
-    @Test func aDatabaseFromANewerMustcIsRefusedWith78() throws {
-        try mustc("add", "--no-lookup", "Alice", "Up")
+    @Test func aDatabaseFromANewerMustcIsRefusedWith78() async throws {
+        try await mustc("add", "--no-lookup", "Alice", "Up")
         _ = try sqlite(mustc.databasePath, "INSERT INTO schemaMigration VALUES ('9999_future', '2030-01-01')")
-        let outcome = try mustc("ratings")
+        let outcome = try await mustc("ratings")
         #expect(outcome.status == 78)
         #expect(outcome.stderr.contains("newer mustc"))
     }

@@ -13,20 +13,20 @@ import Testing
         }
     }
 
-    @Test func fourProcessesAddingOverlappingTitlesLeaveNoDuplicates() throws {
+    @Test func fourProcessesAddingOverlappingTitlesLeaveNoDuplicates() async throws {
         let mustc = MustcBinary()
         let members = ["Alice", "Bob", "BOB", "Zoë"]
         let running = try members.enumerated().map { variant, member in
             try mustc.start(["add", "--no-lookup", member] + (1...100).map { Self.spelling($0, variant: variant) })
         }
-        let outcomes = running.map { $0.wait() }
+        let outcomes = await waitAll(running)
         for outcome in outcomes {
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(!outcome.all.contains("locked"))
             #expect(!outcome.all.contains("busy"))
         }
 
-        let report = try mustc("ratings", "--format", "json")
+        let report = try await mustc("ratings", "--format", "json")
         let listed = try #require(try report.json()["members"] as? [[String: Any]])
         #expect(listed.map { $0["name"] as? String }.count == 3)
         let titlesPerMember = listed.map {

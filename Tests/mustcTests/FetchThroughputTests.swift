@@ -5,7 +5,7 @@ import Testing
 /// The fetch issue's throughput scenario: 5,000 movies, 25 ms stub latency, 8 operations in flight.
 /// It prints the figure; timing never fails the test (the benchmarks track it).
 @Suite struct FetchThroughputTests {
-    @Test func fiveThousandMoviesAtTwentyFiveMilliseconds() throws {
+    @Test func fiveThousandMoviesAtTwentyFiveMilliseconds() async throws {
         let count = 5000
         let stub = TMDBStubServer(movies: StubMovie.synthetic(count))
         stub.recordsRequests = false
@@ -17,15 +17,15 @@ import Testing
         mustc.environment["MUSTC_CONFIG"] = config
         let titles = mustc.home.file("titles.txt")
         try (1...count).map { "Movie \($0)\n" }.joined().write(toFile: titles, atomically: true, encoding: .utf8)
-        #expect(try mustc("add", "--no-lookup", "Bob", "--from", titles).status == 0)
+        #expect(try await mustc("add", "--no-lookup", "Bob", "--from", titles).status == 0)
 
-        let resolve = try mustc("fetch", "--force", "--json")
+        let resolve = try await mustc("fetch", "--force", "--json")
         #expect(try resolve.json()["changed"] as? Int == count)
 
         stub.latency = 0.025
         stub.resetCounters()
         let started = Date()
-        let fetch = try mustc("fetch", "--force", "--json")
+        let fetch = try await mustc("fetch", "--force", "--json")
         let wall = Date().timeIntervalSince(started)
         let json = try fetch.json()
         #expect(json["result"] as? String == "noData")

@@ -73,12 +73,12 @@ struct MustcBinary: Sendable {
     }
 
     @discardableResult
-    func callAsFunction(_ arguments: String...) throws -> Outcome {
-        try start(arguments).wait()
+    func callAsFunction(_ arguments: String...) async throws -> Outcome {
+        try await start(arguments).wait()
     }
 
     @discardableResult
-    func run(_ arguments: [String]) throws -> Outcome { try start(arguments).wait() }
+    func run(_ arguments: [String]) async throws -> Outcome { try await start(arguments).wait() }
 }
 
 struct Running: @unchecked Sendable {
@@ -86,9 +86,35 @@ struct Running: @unchecked Sendable {
     let stdoutPath: String
     let stderrPath: String
 
-    func wait() -> Outcome {
-        process.waitUntilExit()
+    /// Waits on a Dispatch thread, not on Swift's few cooperative threads, so that other tests keep running.
+    func wait() async -> Outcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         return Outcome(status: process.terminationStatus, stdout: read(stdoutPath), stderr: read(stderrPath))
     }
+}
+
+extension Running {
+    /// Waits up to `seconds`; a process still running then is killed and nil returned.
+    func wait(orKillAfter seconds: Double) async -> Outcome? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            _ = await wait()
+            return nil
+        }
+        return await wait()
+    }
+}
+
+func waitAll(_ running: [Running]) async -> [Outcome] {
+    var outcomes: [Outcome] = []
+    for process in running { outcomes.append(await process.wait()) }
+    return outcomes
 }

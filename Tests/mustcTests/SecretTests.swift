@@ -20,43 +20,43 @@ import Testing
         #expect(!outcome.all.contains(Self.token), sourceLocation: sourceLocation)
     }
 
-    @Test func verboseRunsLogRedactedURLs() throws {
-        let added = try mustc("add", "--verbose", "Alice", "Amélie")
+    @Test func verboseRunsLogRedactedURLs() async throws {
+        let added = try await mustc("add", "--verbose", "Alice", "Amélie")
         #expect(added.status == 0)
         #expect(added.stderr.contains("api_key=REDACTED") || added.stderr.contains("api_key=%5BREDACTED"))
         expectNoSecret(added)
-        expectNoSecret(try mustc("ratings", "--verbose", "--format", "json"))
-        expectNoSecret(try mustc("movies", "-v"))
+        expectNoSecret(try await mustc("ratings", "--verbose", "--format", "json"))
+        expectNoSecret(try await mustc("movies", "-v"))
     }
 
-    @Test func rejectedCredentialsAreReportedWithoutThem() throws {
+    @Test func rejectedCredentialsAreReportedWithoutThem() async throws {
         var wrong = mustc
         wrong.environment["TMDB_API_KEY"] = Self.key + "-wrong"
-        let outcome = try wrong("add", "--verbose", "Alice", "Up")
+        let outcome = try await wrong("add", "--verbose", "Alice", "Up")
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("401") || outcome.stderr.contains("rejected"))
         expectNoSecret(outcome)
         #expect(!outcome.all.contains(Self.key + "-wrong"))
     }
 
-    @Test func bearerTokenNeverShows() throws {
+    @Test func bearerTokenNeverShows() async throws {
         var bearer = mustc
         bearer.environment["TMDB_API_KEY"] = nil
         bearer.environment["TMDB_ACCESS_TOKEN"] = Self.token
-        let outcome = try bearer("add", "-v", "Alice", "Spirited Away")
+        let outcome = try await bearer("add", "-v", "Alice", "Spirited Away")
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("id 129"))
         expectNoSecret(outcome)
     }
 
-    @Test func secretsInABrokenConfigFileDoNotLeak() throws {
+    @Test func secretsInABrokenConfigFileDoNotLeak() async throws {
         let path = mustc.home.file("config.json")
         try #"{"tmdb": {"apiKey": "\#(Self.key)", "bogus": 1}}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let unknown = try mustc("add", "--config", path, "-v", "Alice", "Up")
+        let unknown = try await mustc("add", "--config", path, "-v", "Alice", "Up")
         #expect(unknown.status == 78)
         expectNoSecret(unknown)
         try #"{"tmdb": {"apiKey": "\#(Self.key)"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let malformed = try mustc("add", "--config", path, "-v", "Alice", "Up")
+        let malformed = try await mustc("add", "--config", path, "-v", "Alice", "Up")
         #expect(malformed.status == 78)
         expectNoSecret(malformed)
     }
