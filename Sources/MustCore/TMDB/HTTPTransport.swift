@@ -45,6 +45,10 @@ public enum URLSessionTransport {
         configuration.httpMaximumConnectionsPerHost = maxConnections
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // TMDB sets no cookies mustc needs; parsing and storing them cost about 5% of a fetch's CPU.
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
         let session = URLSession(configuration: configuration)
         return { request in
             var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
