@@ -3,7 +3,7 @@ import Foundation
 extension RatingsReport {
     public func render(_ format: ReportFormat) -> String {
         switch format {
-        case .json: ReportRenderer.json(self)
+        case .json: json
         case .csv: csv
         case .table: table
         }

@@ -1,0 +1,46 @@
+import Foundation
+import MustCore
+import Testing
+
+/// The ratings report's formats. Its JSON is hand-written for speed, so it is checked against JSONEncoder.
+@Suite struct ReportTests {
+    static let report = RatingsReport(members: [
+        MemberRatings(
+            name: "Zoë \"Z\" O'Neil",
+            movies: [
+                MovieRating(
+                    title: "Amélie", remoteId: 194, popularity: 7.248, voteAverage: 7.9, voteCount: 11_412,
+                    updatedAt: Date(timeIntervalSince1970: 1_795_000_000)),
+                MovieRating(title: "Tab\there, back\\slash, bell\u{7}, /slash/ 千と千尋", popularity: 8, voteAverage: 0.1),
+                MovieRating(title: "Not fetched"),
+            ]),
+        MemberRatings(name: "Nobody", movies: []),
+    ])
+
+    func parsed(_ text: String) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+    }
+
+    @Test func handWrittenJSONEqualsJSONEncoders() throws {
+        let fast = Self.report.render(.json)
+        let reference = ReportRenderer.json(Self.report)
+        #expect(try parsed(fast) == parsed(reference))
+        #expect(fast.contains(#""remoteId" : null"#))
+        #expect(fast.contains(#""movies" : []"#))
+        #expect(fast.contains(#""updatedAt" : "2026-11-18T"#))
+        #expect(RatingsReport(members: []).render(.json) == "{\n  \"members\" : []\n}")
+    }
+
+    @Test func timestampsAreUTCSeconds() {
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 1_795_000_000.9)) == "2026-11-18T11:06:40Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+    }
+
+    @Test func csvQuotesWhatNeedsQuoting() {
+        let lines = Self.report.render(.csv).components(separatedBy: "\r\n")
+        #expect(lines[0] == "member,title,remoteId,popularity,voteAverage,voteCount,updatedAt")
+        #expect(lines[1].hasPrefix(#""Zoë ""Z"" O'Neil",Amélie,194,7.248,7.9,11412,2026-11-18T"#))
+        #expect(lines.count == 5)
+    }
+}
