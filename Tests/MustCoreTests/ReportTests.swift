@@ -37,6 +37,17 @@ import Testing
         #expect(ISO8601.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
     }
 
+    @Test func tableShowsOneDecimalAndDashesForMissingFigures() {
+        let table = Self.report.render(.table)
+        #expect(table.contains("Amélie"))
+        #expect(table.contains("7.2 "))
+        #expect(table.contains("7.9 "))
+        #expect(table.contains("8.0 "))
+        #expect(table.contains("0.1 "))
+        #expect(table.contains("not fetched yet"))
+        #expect(table.contains("Nobody\n  (no movies)"))
+    }
+
     @Test func csvQuotesWhatNeedsQuoting() {
         let lines = Self.report.render(.csv).components(separatedBy: "\r\n")
         #expect(lines[0] == "member,title,remoteId,popularity,voteAverage,voteCount,updatedAt")

@@ -30,8 +30,8 @@ extension RatingsReport {
         return members.map { member in
             guard !member.movies.isEmpty else { return "\(member.name)\n  (no movies)" }
             let rows = member.movies.map { movie -> [String] in
-                let popularity = movie.popularity.map { String(format: "%.1f", $0) } ?? "–"
-                let rating = movie.voteAverage.map { String(format: "%.1f", $0) } ?? "–"
+                let popularity = movie.popularity.map(Self.oneDecimal) ?? "–"
+                let rating = movie.voteAverage.map(Self.oneDecimal) ?? "–"
                 let votes = movie.voteCount.map(String.init) ?? "–"
                 let updated = movie.updatedAt.map(ISO8601.string) ?? "not fetched yet"
                 return [movie.title, popularity, rating, votes, updated]
@@ -40,5 +40,12 @@ extension RatingsReport {
                 header: ["Movie", "Popularity", "Rating", "Votes", "Updated"], rows: rows, indent: "  ")
             return "\(member.name)\n\(body)"
         }.joined(separator: "\n\n")
+    }
+
+    /// "%.1f" without String(format:), which took a third of a 100,000-movie table.
+    static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        let tenths = Int64((abs(value) * 10).rounded())
+        return (value < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
     }
 }
