@@ -50,6 +50,7 @@ public enum URLSessionTransport {
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpCookieStorage = nil
         let session = URLSession(configuration: configuration)
+        let deadlines = RequestDeadlines()
         return { request in
             var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
@@ -57,7 +58,7 @@ public enum URLSessionTransport {
             let response: URLResponse
             do {
                 let prepared = urlRequest
-                (data, response) = try await withDeadline(request.timeout) { try await session.data(for: prepared) }
+                (data, response) = try await deadlines.run(request.timeout) { try await session.data(for: prepared) }
             } catch let error as URLError {
                 switch error.code {
                 case .timedOut: throw TransportError.timedOut
