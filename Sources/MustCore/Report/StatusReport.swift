@@ -61,7 +61,7 @@ public struct StatusReport: Sendable, Encodable {
             lines.append("Recent runs:")
             let rows = runs.map { run in
                 [
-                    ISO8601.string(run.startedAt), run.result ?? (run.endedAt == nil ? "died" : "?"),
+                    ISO8601.string(run.startedAt), run.result ?? "unfinished",
                     String(run.movies), String(run.changed), String(run.failed), String(run.requests),
                     run.interval.map(Durations.approximate) ?? "",
                 ]
@@ -70,6 +70,9 @@ public struct StatusReport: Sendable, Encodable {
                 ReportRenderer.table(
                     header: ["Started", "Result", "Movies", "Changed", "Failed", "Requests", "Next after"], rows: rows,
                     indent: "  "))
+        }
+        if runs.contains(where: { $0.result == nil }) {
+            lines.append("  (unfinished: still running, or the process was killed; nothing it committed is lost)")
         }
         if !failing.isEmpty {
             lines.append("")
