@@ -29,9 +29,10 @@ struct FetchCommand: AsyncParsableCommand {
             let config = try global.loadConfig()
             let store = try global.openStore(config)
             let fetch = try makeFetch(config: config, store: store)
-            let work = Task { watch ? try await watchLoop(fetch) : try await once(fetch, force: force) }
-            let signals = Signals { _ in work.cancel() }
-            let failed = try await work.value
+            let signals = Signals()
+            let failed = try await signals.run {
+                watch ? try await watchLoop(fetch) : try await once(fetch, force: force)
+            }
             withExtendedLifetime(signals) {}
             if failed { throw ExitCode(75) }
         }

@@ -120,11 +120,12 @@ import Testing
         for id in 100_000..<100_040 { stub.update(id: id) { $0.voteCount += 1000 } }
         stub.latency = 0.2
         let schedule = try sqlite(mustc.databasePath, "SELECT nextFetchAt, interval FROM schedule")
-        let watch = try mustc.start(["fetch", "--watch", "--force"])
+        let watch = try mustc.start(["fetch", "--watch", "--force", "--verbose"])
         let deadline = Date().addingTimeInterval(10)
         while stub.requestCount < 8, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         kill(watch.process.processIdentifier, SIGTERM)
-        let outcome = try #require(await watch.wait(orKillAfter: 60), "--watch ignored SIGTERM")
+        let (outcome, stopped) = await watch.wait(orKillAfter: 60)
+        try #require(stopped, "--watch ignored SIGTERM: \(outcome.all)")
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try sqlite(mustc.databasePath, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite(mustc.databasePath, "SELECT result FROM fetchRun ORDER BY id DESC LIMIT 1") == "interrupted")

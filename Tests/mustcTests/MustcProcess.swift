@@ -100,16 +100,13 @@ struct Running: @unchecked Sendable {
 }
 
 extension Running {
-    /// Waits up to `seconds`; a process still running then is killed and nil returned.
-    func wait(orKillAfter seconds: Double) async -> Outcome? {
+    /// Waits up to `seconds`; a process still running then is killed, and `exited` is false.
+    func wait(orKillAfter seconds: Double) async -> (outcome: Outcome, exited: Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            _ = await wait()
-            return nil
-        }
-        return await wait()
+        let exited = !process.isRunning
+        if !exited { kill(process.processIdentifier, SIGKILL) }
+        return (await wait(), exited)
     }
 }
 

@@ -24,24 +24,19 @@ final class RequestDeadlines: Sendable {
 
     init(tick: Duration = .milliseconds(50)) { self.tick = tick }
 
-    /// Runs `work`, cancelling it and throwing `TransportError.timedOut` once `seconds` have passed.
+    /// Runs `work`; throws `TransportError.timedOut` once `seconds` have passed, or `CancellationError` when the
+    /// caller is cancelled. Either way it returns at once and cancels `work` without waiting for it, so a request
+    /// that ignores cancellation can never hold up a timeout or a shutdown.
     func run<T: Sendable>(_ seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        let expired = Mutex(false)
-        let task = Task { try await work() }
-        let id = register(deadline: .now + .seconds(seconds)) {
-            expired.withLock { $0 = true }
-            task.cancel()
-        }
+        let outcome = Outcome<T>()
+        let task = Task { outcome.finish(await Result(catching: work)) }
+        outcome.attach(task)
+        let id = register(deadline: .now + .seconds(seconds)) { outcome.finish(.failure(TransportError.timedOut)) }
         defer { state.withLock { _ = $0.entries.removeValue(forKey: id) } }
-        do {
-            return try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                task.cancel()
-            }
-        } catch {
-            if expired.withLock({ $0 }) { throw TransportError.timedOut }
-            throw error
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { outcome.install($0) }
+        } onCancel: {
+            outcome.finish(.failure(CancellationError()))
         }
     }
 
@@ -69,6 +64,54 @@ final class RequestDeadlines: Sendable {
             }
             overdue.forEach { $0() }
             if done { return }
+        }
+    }
+}
+
+/// The first of a request's result, its timeout or its cancellation; the losers are dropped and the work cancelled.
+private final class Outcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func attach(_ task: Task<Void, Never>) {
+        let finished = state.withLock { state in
+            state.task = task
+            return state.result != nil
+        }
+        if finished { task.cancel() }
+    }
+
+    func install(_ continuation: CheckedContinuation<T, any Error>) {
+        let result = state.withLock { state in
+            if state.result == nil { state.continuation = continuation }
+            return state.result
+        }
+        if let result { continuation.resume(with: result) }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, task) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            guard state.result == nil else { return (nil, nil) }
+            state.result = result
+            defer { state.continuation = nil }
+            return (state.continuation, state.task)
+        }
+        continuation?.resume(with: result)
+        task?.cancel()
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
         }
     }
 }
