@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets mustc up on a fresh Debian machine and shows it working against a local TMDB-compatible stub:
-# installs the two C libraries if missing, builds, then runs add and ratings with config.example.json.
+# installs the two C libraries if missing, builds, then runs add, ratings, fetch and status with config.example.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,3 +32,5 @@ mustc add Bob "AMELIE"
 mustc add bob "amélie"
 mustc ratings
 mustc ratings --format json
+mustc fetch --force
+mustc status
