@@ -40,6 +40,10 @@ public final class TMDBStubServer: @unchecked Sendable {
         for movie in movies { self.movies[movie.id] = movie }
     }
 
+    /// Where nothing listens (port 1, tcpmux). Tests of unreachable servers use it rather than stopping a stub,
+    /// whose freed port the kernel may hand at once to another test's stub running in parallel.
+    public static let unreachableBaseURL = URL(string: "http://127.0.0.1:1/3")!
+
     /// The base URL clients use, like `https://api.themoviedb.org/3`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/3")! }
 

@@ -17,7 +17,7 @@ import Testing
 
     func runner(
         concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
-        notFoundRetry: TimeInterval = 7 * 86400
+        notFoundRetry: TimeInterval = 7 * 86400, baseURL: URL? = nil
     ) -> FetchRunner {
         var config = Config()
         config.fetch.maxConcurrentOperations = concurrency
@@ -25,7 +25,7 @@ import Testing
         config.fetch.writeBatchSize = 10
         config.schedule.notFoundRetryInterval = notFoundRetry
         let client = TMDBClient(
-            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
+            baseURL: baseURL ?? stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
             retry: RetryPolicy(maxRetries: retries, baseDelay: 0.01, maxDelay: 2), counter: RequestCounter(),
             transport: URLSessionTransport.make(), logger: quietLogger)
         return FetchRunner(store: store, client: client, settings: FetchRunner.Settings(config), logger: quietLogger)
@@ -180,8 +180,7 @@ import Testing
 
     @Test func anUnreachableServerFailsTheRun() async throws {
         try await seeded()
-        stub.stop()
-        let report = await runner(retries: 0).run()
+        let report = await runner(retries: 0, baseURL: TMDBStubServer.unreachableBaseURL).run()
         #expect(report.summary.result == .failed)
         #expect(report.summary.failed == 21)
     }

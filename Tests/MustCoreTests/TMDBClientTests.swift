@@ -17,10 +17,12 @@ import Testing
     }
 
     func client(
-        _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 5, retry: RetryPolicy = .none
+        _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 5, retry: RetryPolicy = .none,
+        baseURL: URL? = nil
     ) -> TMDBClient {
         TMDBClient(
-            baseURL: stub.baseURL, credentials: credentials ?? .apiKey(stub.apiKey), timeout: timeout, retry: retry,
+            baseURL: baseURL ?? stub.baseURL, credentials: credentials ?? .apiKey(stub.apiKey), timeout: timeout,
+            retry: retry,
             transport: URLSessionTransport.make(), logger: quietLogger)
     }
 
@@ -105,7 +107,7 @@ import Testing
 
     @Test func slowResponseTimesOut() async throws {
         // Far longer than the timeout: without it the request would succeed, so no timing needs asserting.
-        stub.inject(.hang(seconds: 60))
+        stub.inject(.hang(seconds: 60), on: .details(id: 194))
         await #expect {
             try await client(timeout: 0.5).details(id: 194)
         } throws: { error in
@@ -115,9 +117,8 @@ import Testing
     }
 
     @Test func unreachableServerIsTyped() async throws {
-        stub.stop()
         await #expect {
-            try await client().search("Up")
+            try await client(baseURL: TMDBStubServer.unreachableBaseURL).search("Up")
         } throws: { error in
             guard case .unreachable = error as? TMDBError else { return false }
             return true
