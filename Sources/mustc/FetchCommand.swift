@@ -65,7 +65,12 @@ struct FetchCommand: AsyncParsableCommand {
         let decision = try await fetch.perform(force: force, progress: progress)
         bar?.finish()
         let now = Date()
-        let lastInterval = try fetch.runner.store.recentRuns(limit: 1).first?.interval
+        // Only a run that did not happen needs the interval the last finished run chose.
+        var lastInterval: TimeInterval?
+        if case .ran = decision {
+        } else {
+            lastInterval = try fetch.runner.store.recentRuns(limit: 5).first { $0.interval != nil }?.interval
+        }
         let report = FetchRunReport(decision, lastInterval: lastInterval, now: now)
         print(json ? ReportRenderer.json(report) : report.line(now: now))
         return report.result == FetchResult.failed.rawValue
