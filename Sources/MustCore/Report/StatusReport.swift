@@ -121,11 +121,3 @@ extension FailingMovie: Encodable {
         try container.encode(notFoundAt.map(ISO8601.string), forKey: .notFoundAt)
     }
 }
-
-extension Store {
-    public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
-        StatusReport(
-            schedule: try scheduleState(), runs: try recentRuns(limit: runs), failing: try failingMovies(),
-            unresolved: try unresolvedMovies(), now: now)
-    }
-}

@@ -29,18 +29,20 @@ public struct FailingMovie: Sendable, Equatable {
 
 extension Store {
     public func scheduleState() throws(StoreError) -> ScheduleState? {
-        try read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT interval, nextFetchAt, lastResult, consecutiveNoData, consecutiveFailures
-                    FROM schedule WHERE id = 1
-                    """
-            ).map { row in
-                ScheduleState(
-                    interval: row[0], nextFetchAt: row[1], lastResult: FetchResult(rawValue: row[2]) ?? .failed,
-                    consecutiveNoData: row[3], consecutiveFailures: row[4])
-            }
+        try read { db in try Self.scheduleState(db) }
+    }
+
+    static func scheduleState(_ db: Database) throws -> ScheduleState? {
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT interval, nextFetchAt, lastResult, consecutiveNoData, consecutiveFailures
+                FROM schedule WHERE id = 1
+                """
+        ).map { row in
+            ScheduleState(
+                interval: row[0], nextFetchAt: row[1], lastResult: FetchResult(rawValue: row[2]) ?? .failed,
+                consecutiveNoData: row[3], consecutiveFailures: row[4])
         }
     }
 
@@ -85,39 +87,54 @@ extension Store {
     }
 
     public func recentRuns(limit: Int = 10) throws(StoreError) -> [FetchRunRecord] {
-        try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, startedAt, endedAt, result, movies, changed, unchanged, failed, skipped, requests,
-                        interval, nextFetchAt, failure
-                    FROM fetchRun ORDER BY id DESC LIMIT ?
-                    """,
-                arguments: [limit]
-            ).map { row in
-                FetchRunRecord(
-                    id: row[0], startedAt: row[1], endedAt: row[2], result: row[3], movies: row[4], changed: row[5],
-                    unchanged: row[6], failed: row[7], skipped: row[8], requests: row[9], interval: row[10],
-                    nextFetchAt: row[11], failure: row[12])
-            }
+        try read { db in try Self.recentRuns(db, limit: limit) }
+    }
+
+    static func recentRuns(_ db: Database, limit: Int) throws -> [FetchRunRecord] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, startedAt, endedAt, result, movies, changed, unchanged, failed, skipped, requests,
+                    interval, nextFetchAt, failure
+                FROM fetchRun ORDER BY id DESC LIMIT ?
+                """,
+            arguments: [limit]
+        ).map { row in
+            FetchRunRecord(
+                id: row[0], startedAt: row[1], endedAt: row[2], result: row[3], movies: row[4], changed: row[5],
+                unchanged: row[6], failed: row[7], skipped: row[8], requests: row[9], interval: row[10],
+                nextFetchAt: row[11], failure: row[12])
         }
     }
 
     public func failingMovies() throws(StoreError) -> [FailingMovie] {
-        try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT title, remoteId, fetchError, notFoundAt FROM movie
-                    WHERE fetchError IS NOT NULL ORDER BY titleKey
-                    """
-            ).map { FailingMovie(title: $0[0], remoteId: $0[1], reason: $0[2], notFoundAt: $0[3]) }
-        }
+        try read { db in try Self.failingMovies(db) }
+    }
+
+    static func failingMovies(_ db: Database) throws -> [FailingMovie] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT title, remoteId, fetchError, notFoundAt FROM movie
+                WHERE fetchError IS NOT NULL ORDER BY titleKey
+                """
+        ).map { FailingMovie(title: $0[0], remoteId: $0[1], reason: $0[2], notFoundAt: $0[3]) }
     }
 
     public func unresolvedMovies() throws(StoreError) -> [String] {
+        try read { db in try Self.unresolvedMovies(db) }
+    }
+
+    static func unresolvedMovies(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT title FROM movie WHERE remoteId IS NULL ORDER BY titleKey")
+    }
+
+    /// Everything `mustc status` shows, read in one transaction so the schedule and the runs agree.
+    public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT title FROM movie WHERE remoteId IS NULL ORDER BY titleKey")
+            StatusReport(
+                schedule: try Self.scheduleState(db), runs: try Self.recentRuns(db, limit: runs),
+                failing: try Self.failingMovies(db), unresolved: try Self.unresolvedMovies(db), now: now)
         }
     }
 }
