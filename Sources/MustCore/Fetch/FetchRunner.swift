@@ -32,6 +32,8 @@ public struct FetchRunner: Sendable {
         public var notFoundRetryInterval: TimeInterval
         /// Pending writes are committed at least this often, so a crash loses little.
         public var flushInterval: TimeInterval = 1
+        /// Movies read from the store per query.
+        public var readPageSize = 500
 
         public init(_ config: Config) {
             maxConcurrentOperations = max(config.fetch.maxConcurrentOperations, 1)
@@ -67,28 +69,40 @@ public struct FetchRunner: Sendable {
         let started = ContinuousClock.now
         let requestsBefore = client.counter?.value ?? 0
         var summary = FetchSummary()
-        let movies: [StoredMovie]
+        let scope: (count: Int, lastId: Int64)
         do {
-            movies = try store.moviesToRefresh()
+            scope = try store.fetchScope()
         } catch {
             summary.storeFailure = error.description
             return FetchReport(summary: summary, requests: 0, elapsed: 0, interrupted: false)
         }
         let startedAt = now()
-        let (due, resting) = movies.reduce(into: ([StoredMovie](), 0)) { split, movie in
-            if let notFoundAt = movie.notFoundAt,
-                startedAt.timeIntervalSince(notFoundAt) < settings.notFoundRetryInterval
-            {
-                split.1 += 1
-            } else {
-                split.0.append(movie)
-            }
-        }
-        for _ in 0..<resting { summary.add(.skipped(.recentlyNotFound)) }
-
+        var pages = MoviePages(store: store, pageSize: settings.readPageSize, lastId: scope.lastId)
+        var seen = 0
         var writes = WriteBuffer(store: store, batchSize: settings.writeBatchSize, interval: settings.flushInterval)
         var stopReason: SkipReason?
-        var launched = 0
+
+        /// The next movie that needs a request; movies TMDB did not know recently are counted as skipped.
+        func nextDue() -> StoredMovie? {
+            while stopReason == nil {
+                let next: StoredMovie?
+                do {
+                    next = try pages.next()
+                } catch {
+                    summary.storeFailure = error.description
+                    stopReason = .cancelled
+                    return nil
+                }
+                guard let movie = next else { return nil }
+                seen += 1
+                guard let notFoundAt = movie.notFoundAt,
+                    startedAt.timeIntervalSince(notFoundAt) < settings.notFoundRetryInterval
+                else { return movie }
+                summary.add(.skipped(.recentlyNotFound))
+            }
+            return nil
+        }
+
         await withTaskGroup(of: Event.self) { group in
             let budget = settings.runBudget
             group.addTask {
@@ -96,10 +110,9 @@ public struct FetchRunner: Sendable {
                 return .budgetExhausted
             }
             var inFlight = 0
-            while inFlight < settings.maxConcurrentOperations, launched < due.count {
-                let operation = UpdateMovieOperation(movie: due[launched], client: client)
+            while inFlight < settings.maxConcurrentOperations, let movie = nextDue() {
+                let operation = UpdateMovieOperation(movie: movie, client: client)
                 group.addTask { await Self.finished(operation) }
-                launched += 1
                 inFlight += 1
             }
             while inFlight > 0, let event = await group.next() {
@@ -123,25 +136,25 @@ public struct FetchRunner: Sendable {
                     stopReason = .cancelled
                     group.cancelAll()
                 }
-                if stopReason == nil, launched < due.count {
-                    let operation = UpdateMovieOperation(movie: due[launched], client: client)
+                if let movie = nextDue() {
+                    let operation = UpdateMovieOperation(movie: movie, client: client)
                     group.addTask { await Self.finished(operation) }
-                    launched += 1
                     inFlight += 1
                 }
                 progress?(
                     FetchProgress(
-                        done: summary.movies - resting, total: due.count, changed: summary.changed,
+                        done: summary.movies, total: scope.count, changed: summary.changed,
                         failed: summary.failed, requests: (client.counter?.value ?? 0) - requestsBefore,
                         elapsed: (ContinuousClock.now - started).seconds))
             }
             group.cancelAll()
         }
-        for _ in launched..<due.count { summary.add(.skipped(stopReason ?? .cancelled)) }
+        let unseen = stopReason == nil ? 0 : max(scope.count - seen, 0)
+        for _ in 0..<unseen { summary.add(.skipped(stopReason ?? .cancelled)) }
         writes.flush(now: now())
-        if let failure = writes.failure { summary.storeFailure = failure }
+        if let failure = writes.failure { summary.storeFailure = summary.storeFailure ?? failure }
         if stopReason == .budgetExhausted {
-            logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(due.count - launched)"])
+            logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
         }
         let interrupted = Task.isCancelled
         return FetchReport(

@@ -38,20 +38,35 @@ public enum MovieWrite: Sendable, Equatable {
 }
 
 extension Store {
-    /// Every movie, in id order.
-    public func moviesToRefresh() throws(StoreError) -> [StoredMovie] {
+    /// How many movies a run starting now covers, and the last id among them; movies added later wait for the
+    /// next run.
+    public func fetchScope() throws(StoreError) -> (count: Int, lastId: Int64) {
         try read { db in
-            try Row.fetchAll(
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(id), 0) FROM movie")
+            return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+
+    /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a run.
+    public func moviesToRefresh(after afterId: Int64 = 0, through lastId: Int64 = .max, limit: Int = .max)
+        throws(StoreError) -> [StoredMovie]
+    {
+        try read { db in
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT id, title, remoteId, popularity, voteAverage, voteCount, fetchError, notFoundAt
-                    FROM movie ORDER BY id
-                    """
-            ).map { row in
-                StoredMovie(
-                    id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
-                    voteCount: row[5], fetchError: row[6], notFoundAt: row[7])
+                    FROM movie WHERE id > ? AND id <= ? ORDER BY id LIMIT ?
+                    """,
+                arguments: [afterId, lastId, limit])
+            var movies: [StoredMovie] = []
+            while let row = try rows.next() {
+                movies.append(
+                    StoredMovie(
+                        id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
+                        voteCount: row[5], fetchError: row[6], notFoundAt: row[7]))
             }
+            return movies
         }
     }
 
