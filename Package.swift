@@ -20,9 +20,12 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                "CCurl",
             ],
             plugins: ["EmbedMigrationsPlugin"]
         ),
+        // libcurl's multi interface, for the HTTP transport; the header adds non-variadic setters Swift can call.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .executableTarget(
             name: "mustc",
             dependencies: [

@@ -29,7 +29,10 @@ extension TMDBStubServer {
     private func control(_ path: String, _ query: [String: String]) -> Reply {
         switch path {
         case "/_stub/stats":
-            return Self.json(["requests": served, "rateLimited": rateLimitedCount, "peakConcurrency": peakInFlight])
+            return Self.json([
+                "requests": served, "rateLimited": rateLimitedCount, "peakConcurrency": peakInFlight,
+                "connections": connectionsUnlocked,
+            ])
         case "/_stub/touch":
             guard let id = query["id"].flatMap(Int.init), var movie = movieUnlocked(id) else {
                 return Self.error(404, code: 34, "No such stub movie.")

@@ -29,6 +29,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var limit: (requests: Int, per: Double)?
     private var listener: Int32 = -1
     private var connections: Set<Int32> = []
+    private var accepted = 0
     private var stopped = false
 
     public private(set) var port: UInt16 = 0
@@ -75,8 +76,12 @@ public final class TMDBStubServer: @unchecked Sendable {
     public var requests: [RecordedRequest] { locked { recorded } }
     /// The most requests the stub was answering at one moment, since the start or the last reset.
     public var peakConcurrency: Int { locked { peakInFlight } }
-    public func resetCounters() { locked { (peakInFlight, served, rateLimitedCount, recorded) = (0, 0, 0, []) } }
+    public func resetCounters() {
+        locked { (peakInFlight, served, rateLimitedCount, recorded, accepted) = (0, 0, 0, [], 0) }
+    }
     public var requestCount: Int { locked { served } }
+    /// TCP connections accepted since the start or the last reset: tells whether clients reuse connections.
+    public var connectionCount: Int { locked { accepted } }
 
     // MARK: Lifecycle
 
@@ -132,6 +137,7 @@ public final class TMDBStubServer: @unchecked Sendable {
             let admitted = locked { () -> Bool in
                 if stopped { return false }
                 connections.insert(connection)
+                accepted += 1
                 return true
             }
             guard admitted else { close(connection); return }
@@ -214,6 +220,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }
+    var connectionsUnlocked: Int { accepted }
 
     func authorized(query: [String: String], headers: [String: String]) -> Bool {
         query["api_key"] == apiKey || headers["authorization"] == "Bearer \(accessToken)"

@@ -48,6 +48,6 @@ struct GlobalOptions: ParsableArguments {
         return TMDBClient(
             baseURL: config.tmdb.baseURL, credentials: credentials, language: config.tmdb.language,
             timeout: config.tmdb.requestTimeout, retry: retry, limiter: limiter,
-            transport: URLSessionTransport.make(maxConnections: connections), logger: logger)
+            transport: config.tmdb.transport.make(maxConnections: connections), logger: logger)
     }
 }

@@ -37,9 +37,16 @@ import Testing
         #expect(config.schedule.minimumInterval == 900)
         #expect(config.schedule.maximumInterval == 86400)
         #expect(config.tmdb.maxRequestsPerSecond == 35)
+        #expect(config.tmdb.transport == .curl)
         // Empty strings in the example mean "unset", so the defaults apply.
         #expect(config.database == nil)
         #expect(config.tmdb.credentials == nil)
+    }
+
+    @Test func transportCanFallBackToURLSession() throws {
+        let config = try ConfigLoader(environment: [:]).load(
+            explicitPath: write(#"{"tmdb": {"transport": "urlsession"}}"#))
+        #expect(config.tmdb.transport == .urlsession)
     }
 
     @Test func lookupOrderIsFlagThenVariableThenXDG() throws {
@@ -86,6 +93,7 @@ import Testing
                 #"{"schedule": {"minimumInterval": "soon"}}"#,
                 .invalidValue(source: "", key: "schedule.minimumInterval", expected: "")
             ),
+            (#"{"tmdb": {"transport": "wget"}}"#, .invalidValue(source: "", key: "tmdb.transport", expected: "")),
         ]
         for (text, expected) in cases {
             let path = write(text)

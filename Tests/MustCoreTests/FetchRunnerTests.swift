@@ -27,7 +27,7 @@ import Testing
         let client = TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
             retry: RetryPolicy(maxRetries: retries, baseDelay: 0.01, maxDelay: 2), counter: RequestCounter(),
-            transport: URLSessionTransport.make(), logger: quietLogger)
+            transport: CurlTransport.make(), logger: quietLogger)
         return FetchRunner(store: store, client: client, settings: FetchRunner.Settings(config), logger: quietLogger)
     }
 
@@ -111,6 +111,7 @@ import Testing
         #expect(failing.map(\.title) == ["Movie 3"])
         #expect(failing.first?.notFoundAt != nil)
         #expect(try store.moviesToRefresh().count == 21)
+        #expect(try store.fetchScope().count == 21)
         stub.resetCounters()
         let next = await runner().run()
         #expect(next.summary.skipped == 1)
@@ -200,7 +201,8 @@ import Testing
         for id in 100_000..<100_020 { stub.update(id: id) { $0.voteCount += 100 } }
         let fetch = runner(concurrency: 2)
         let task = Task { await fetch.run() }
-        while stub.requestCount < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        // With 2 in flight, a 4th request means two answers were taken in, and only Amélie is unchanged.
+        while stub.requestCount < 4 { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
         let report = await task.value
         #expect(report.interrupted)

@@ -29,7 +29,7 @@ final class TestClock: Sendable {
         let clock = clock
         let client = TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), retry: .none, counter: RequestCounter(),
-            transport: URLSessionTransport.make(), logger: quietLogger)
+            transport: CurlTransport.make(), logger: quietLogger)
         let runner = FetchRunner(
             store: store, client: client, settings: FetchRunner.Settings(Config()), logger: quietLogger,
             now: { clock.now })

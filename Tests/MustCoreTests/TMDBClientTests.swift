@@ -18,23 +18,25 @@ import Testing
 
     func client(
         _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 5, retry: RetryPolicy = .none,
-        baseURL: URL? = nil
+        baseURL: URL? = nil, over transport: HTTPTransportKind = .curl
     ) -> TMDBClient {
         TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: credentials ?? .apiKey(stub.apiKey), timeout: timeout,
             retry: retry,
-            transport: URLSessionTransport.make(), logger: quietLogger)
+            transport: transport.make(maxConnections: 4), logger: quietLogger)
     }
 
-    @Test(arguments: ["Fast & Furious", "C'est la vie", "50% Off", "a+b", "#1 Fan", "Amélie"])
-    func searchQueriesArriveIntact(_ title: String) async throws {
-        let found = try await client().lookUp(title: title)
+    @Test(
+        arguments: ["Fast & Furious", "C'est la vie", "50% Off", "a+b", "#1 Fan", "Amélie"], HTTPTransportKind.allCases)
+    func searchQueriesArriveIntact(_ title: String, over transport: HTTPTransportKind) async throws {
+        let found = try await client(over: transport).lookUp(title: title)
         #expect(stub.requests.last?.query["query"] == title)
         #expect(found.map { TitleKey.make($0.title ?? "") } == TitleKey.make(title))
     }
 
-    @Test func bearerTokenAuthenticatesWithoutAKeyInTheURL() async throws {
-        let movie = try await client(.accessToken(stub.accessToken)).details(id: 194)
+    @Test(arguments: HTTPTransportKind.allCases)
+    func bearerTokenAuthenticatesWithoutAKeyInTheURL(over transport: HTTPTransportKind) async throws {
+        let movie = try await client(.accessToken(stub.accessToken), over: transport).details(id: 194)
         #expect(
             movie
                 == RemoteMovie(
@@ -50,75 +52,83 @@ import Testing
         #expect(found?.id == 194)
     }
 
-    @Test func badKeyIsUnauthorizedAndTheKeyNeverShows() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func badKeyIsUnauthorizedAndTheKeyNeverShows(over transport: HTTPTransportKind) async throws {
         let secret = "sekrit-\(UUID().uuidString)"
         await #expect {
-            try await client(.apiKey(secret)).search("Up")
+            try await client(.apiKey(secret), over: transport).search("Up")
         } throws: { error in
             guard case .unauthorized(let code, _) = error as? TMDBError else { return false }
             return code == 7 && !"\(error)".contains(secret) && !String(reflecting: error).contains(secret)
         }
     }
 
-    @Test func unknownIdIsNotFound() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func unknownIdIsNotFound(over transport: HTTPTransportKind) async throws {
         await #expect(throws: TMDBError.notFound(code: 34, message: "The resource you requested could not be found.")) {
-            try await client().details(id: 999_999)
+            try await client(over: transport).details(id: 999_999)
         }
     }
 
-    @Test(arguments: ["7", "Wed, 21 Oct 2099 07:28:00 GMT"])
-    func rateLimitCarriesRetryAfter(_ header: String) async throws {
+    @Test(arguments: ["7", "Wed, 21 Oct 2099 07:28:00 GMT"], HTTPTransportKind.allCases)
+    func rateLimitCarriesRetryAfter(_ header: String, over transport: HTTPTransportKind) async throws {
         stub.inject(.rateLimited(retryAfter: header))
         await #expect {
-            try await client().search("Up")
+            try await client(over: transport).search("Up")
         } throws: { error in
             guard case .rateLimited(let seconds?) = error as? TMDBError else { return false }
             return header == "7" ? seconds == 7 : seconds > 86_400
         }
     }
 
-    @Test func serverErrorsAreTypedAndRetried() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func serverErrorsAreTypedAndRetried(over transport: HTTPTransportKind) async throws {
         stub.inject(.serverError(status: 503), times: 2)
-        await #expect(throws: TMDBError.self) { try await client().details(id: 194) }
-        let movie = try await client(retry: RetryPolicy(maxRetries: 2, baseDelay: 0.01)).details(id: 194)
+        await #expect(throws: TMDBError.self) { try await client(over: transport).details(id: 194) }
+        let movie = try await client(retry: RetryPolicy(maxRetries: 2, baseDelay: 0.01), over: transport).details(
+            id: 194)
         #expect(movie.id == 194)
         #expect(stub.requestCount == 3)
     }
 
-    @Test func gatewayTimeoutIsAServerError() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func gatewayTimeoutIsAServerError(over transport: HTTPTransportKind) async throws {
         stub.inject(.serverError(status: 504))
         await #expect {
-            try await client().details(id: 194)
+            try await client(over: transport).details(id: 194)
         } throws: { error in
             guard case .server(504, 24, _) = error as? TMDBError else { return false }
             return true
         }
     }
 
-    @Test func malformedBodyIsTypedAndRedacted() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func malformedBodyIsTypedAndRedacted(over transport: HTTPTransportKind) async throws {
         stub.inject(.malformedJSON)
         await #expect {
-            try await client().search("Up")
+            try await client(over: transport).search("Up")
         } throws: { error in
             guard case .malformed(let url, _) = error as? TMDBError else { return false }
             return url.contains("api_key=REDACTED") && !url.contains(stub.apiKey)
         }
     }
 
-    @Test func slowResponseTimesOut() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func slowResponseTimesOut(over transport: HTTPTransportKind) async throws {
         // Far longer than the timeout: without it the request would succeed, so no timing needs asserting.
         stub.inject(.hang(seconds: 60), on: .details(id: 194))
         await #expect {
-            try await client(timeout: 0.5).details(id: 194)
+            try await client(timeout: 0.5, over: transport).details(id: 194)
         } throws: { error in
             guard case .timeout(let url) = error as? TMDBError else { return false }
             return !url.contains(stub.apiKey)
         }
     }
 
-    @Test func unreachableServerIsTyped() async throws {
+    @Test(arguments: HTTPTransportKind.allCases)
+    func unreachableServerIsTyped(over transport: HTTPTransportKind) async throws {
         await #expect {
-            try await client(baseURL: TMDBStubServer.unreachableBaseURL).search("Up")
+            try await client(baseURL: TMDBStubServer.unreachableBaseURL, over: transport).search("Up")
         } throws: { error in
             guard case .unreachable = error as? TMDBError else { return false }
             return true

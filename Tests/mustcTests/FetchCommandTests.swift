@@ -69,6 +69,20 @@ import Testing
         #expect((status["runs"] as? [Any])?.count == 5)
     }
 
+    @Test func theURLSessionFallbackFetchesLikeTheDefault() async throws {
+        try await seedSynthetic(20)
+        let fallback = mustc.home.file("urlsession.json")
+        try #"{"tmdb": {"transport": "urlsession", "maxRequestsPerSecond": 2000}}"#
+            .write(toFile: fallback, atomically: true, encoding: .utf8)
+        stub.update(id: 100_004) { $0.voteAverage = 9.5 }
+        let (outcome, json) = try await fetchJSON("--force", "--config", fallback)
+        #expect(outcome.status == 0)
+        #expect(json["result"] as? String == "newData")
+        #expect(json["changed"] as? Int == 1)
+        #expect(json["unchanged"] as? Int == 19)
+        #expect(stub.requestCount == 20)
+    }
+
     @Test func aTerminalGetsAProgressBar() async throws {
         try await seedSynthetic(40)
         // `script` gives mustc a pseudo-terminal, as a person at a shell would have.

@@ -10,6 +10,7 @@ public struct Config: Sendable, Equatable {
         public var requestTimeout: TimeInterval = 10
         public var maxRequestsPerSecond: Double = 35
         public var maxRetries = 3
+        public var transport = HTTPTransportKind.curl
 
         public var credentials: TMDBCredentials? {
             if let accessToken, !accessToken.isEmpty { return .accessToken(accessToken) }

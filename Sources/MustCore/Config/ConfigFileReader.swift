@@ -16,6 +16,7 @@ struct ConfigFileReader {
         if let tmdb = try section.object("tmdb") {
             try tmdb.checkKeys([
                 "apiKey", "accessToken", "baseURL", "language", "requestTimeout", "maxRequestsPerSecond", "maxRetries",
+                "transport",
             ])
             config.tmdb.apiKey = try tmdb.string("apiKey") ?? config.tmdb.apiKey
             config.tmdb.accessToken = try tmdb.string("accessToken") ?? config.tmdb.accessToken
@@ -25,6 +26,7 @@ struct ConfigFileReader {
             config.tmdb.maxRequestsPerSecond =
                 try tmdb.positive("maxRequestsPerSecond") ?? config.tmdb.maxRequestsPerSecond
             config.tmdb.maxRetries = try tmdb.integer("maxRetries", minimum: 0) ?? config.tmdb.maxRetries
+            config.tmdb.transport = try tmdb.choice("transport", of: HTTPTransportKind.self) ?? config.tmdb.transport
         }
         if let fetch = try section.object("fetch") {
             try fetch.checkKeys(["maxConcurrentOperations", "runBudget", "writeBatchSize"])
@@ -107,6 +109,16 @@ private struct Section {
         guard let value = present(key) else { return nil }
         guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
         return text.isEmpty ? nil : text
+    }
+
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, of: Choice.Type) throws(ConfigError) -> Choice?
+    where Choice.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            throw .invalidValue(source: path, key: prefix + key, expected: names)
+        }
+        return choice
     }
 
     func url(_ key: String) throws(ConfigError) -> URL? {

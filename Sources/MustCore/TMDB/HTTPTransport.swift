@@ -27,6 +27,12 @@ public struct HTTPResponse: Sendable {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
         self.body = body
     }
+
+    init(status: Int, lowercasedHeaders: [String: String], body: Data) {
+        self.status = status
+        self.headers = lowercasedHeaders
+        self.body = body
+    }
 }
 
 /// Failures below HTTP: no response at all.
@@ -37,6 +43,20 @@ public enum TransportError: Error, Sendable, Equatable {
 
 /// The HTTP boundary of the TMDB client: one GET in, one response out.
 public typealias HTTPTransport = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+/// Which HTTP stack carries TMDB requests: libcurl's multi interface directly (the default, about a third of
+/// the CPU per request), or URLSession, kept as a fallback.
+public enum HTTPTransportKind: String, Sendable, Equatable, CaseIterable {
+    case curl
+    case urlsession
+
+    public func make(maxConnections: Int) -> HTTPTransport {
+        switch self {
+        case .curl: CurlTransport.make(maxConnections: maxConnections)
+        case .urlsession: URLSessionTransport.make(maxConnections: maxConnections)
+        }
+    }
+}
 
 public enum URLSessionTransport {
     /// A transport on one shared URLSession (libcurl on Linux), so connections are reused across requests.

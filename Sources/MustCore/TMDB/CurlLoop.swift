@@ -1,0 +1,169 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Owns a curl multi handle and the thread that drives it. Callers hand in requests through a locked inbox and
+/// wake the thread with `curl_multi_wakeup`; everything else is touched by the loop thread alone. The thread
+/// stops after a few idle seconds and starts again with the next request; connections stay cached meanwhile.
+final class CurlLoop: @unchecked Sendable {
+    private struct Inbox {
+        var nextId: UInt64 = 0
+        var submitted: [CurlTransfer] = []
+        var cancelled: [UInt64] = []
+        var threadRunning = false
+    }
+
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    private let inbox = Mutex(Inbox())
+    private let multi: UnsafeMutableRawPointer
+    private let maxIdleHandles: Int
+    private let idleStop: Duration
+
+    // Loop thread only.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+
+    init(maxConnections: Int, idleStop: Duration = .seconds(5)) {
+        _ = Self.globalInit
+        multi = curl_multi_init()
+        maxIdleHandles = maxConnections * 2
+        self.idleStop = idleStop
+        _ = mustc_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnections)
+        _ = mustc_multi_set_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
+    }
+
+    deinit {
+        for easy in idleHandles { curl_easy_cleanup(easy) }
+        curl_multi_cleanup(multi)
+    }
+
+    /// Whether the loop thread is alive; it stops after `idleStop` without work.
+    var threadRunning: Bool { inbox.withLock { $0.threadRunning } }
+
+    func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = inbox.withLock { inbox in
+            inbox.nextId += 1
+            return inbox.nextId
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                submit(CurlTransfer(id: id, request: request, continuation: continuation))
+            }
+        } onCancel: {
+            inbox.withLock { $0.cancelled.append(id) }
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    /// Checking cancellation under the inbox lock orders it against `onCancel`: either this sees the flag, or the
+    /// cancellation lands in the inbox after the transfer and the loop meets both in that order.
+    private func submit(_ transfer: CurlTransfer) {
+        let (accepted, startThread) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !Task.isCancelled else { return (false, false) }
+            inbox.submitted.append(transfer)
+            defer { inbox.threadRunning = true }
+            return (true, !inbox.threadRunning)
+        }
+        guard accepted else { return transfer.continuation.resume(throwing: CancellationError()) }
+        if startThread {
+            Thread { self.runLoop() }.start()
+        } else {
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    private func runLoop() {
+        var lastBusy = ContinuousClock.now
+        while true {
+            let (submitted, cancelled, stop) = inbox.withLock { inbox -> ([CurlTransfer], [UInt64], Bool) in
+                defer {
+                    inbox.submitted.removeAll(keepingCapacity: true)
+                    inbox.cancelled.removeAll(keepingCapacity: true)
+                }
+                let idle = inbox.submitted.isEmpty && inbox.cancelled.isEmpty && active.isEmpty
+                let stop = idle && ContinuousClock.now - lastBusy >= idleStop
+                if stop { inbox.threadRunning = false }
+                return (inbox.submitted, inbox.cancelled, stop)
+            }
+            if stop { return }
+            submitted.forEach(start)
+            cancelled.forEach(cancel)
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            if !active.isEmpty || !submitted.isEmpty { lastBusy = ContinuousClock.now }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        let easy = idleHandles.popLast() ?? Self.newHandle()
+        let request = transfer.request
+        let me = Unmanaged.passUnretained(transfer).toOpaque()
+        _ = mustc_easy_set_string(easy, CURLOPT_URL, request.url.absoluteString)
+        _ = mustc_easy_set_pointer(easy, CURLOPT_WRITEDATA, me)
+        _ = mustc_easy_set_pointer(easy, CURLOPT_HEADERDATA, me)
+        let milliseconds = Int(min(max(request.timeout, 0.001), 86_400) * 1000)
+        _ = mustc_easy_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
+        for (name, value) in request.headers {
+            transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
+        }
+        _ = mustc_easy_set_headers(easy, transfer.headerList)
+        active[easy] = transfer
+        curl_multi_add_handle(multi, easy)
+    }
+
+    private func cancel(_ id: UInt64) {
+        guard let (easy, transfer) = active.first(where: { $0.value.id == id }) else { return }
+        release(easy, transfer)
+        transfer.continuation.resume(throwing: CancellationError())
+    }
+
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                let transfer = active[easy]
+            else { continue }
+            let code = message.pointee.data.result
+            let status = mustc_easy_response_code(easy)
+            release(easy, transfer)
+            transfer.finish(code: code, status: status)
+        }
+    }
+
+    private func release(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer) {
+        curl_multi_remove_handle(multi, easy)
+        active[easy] = nil
+        _ = mustc_easy_set_headers(easy, nil)
+        curl_slist_free_all(transfer.headerList)
+        transfer.headerList = nil
+        if idleHandles.count < maxIdleHandles {
+            idleHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
+    }
+
+    /// Options every request shares; the per-request ones are set in `start`.
+    private static func newHandle() -> UnsafeMutableRawPointer {
+        let easy = curl_easy_init()!
+        _ = mustc_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = mustc_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = mustc_easy_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        _ = mustc_easy_set_string(easy, CURLOPT_USERAGENT, "mustc")
+        _ = mustc_easy_set_long(easy, CURLOPT_PIPEWAIT, 1)
+        _ = mustc_easy_set_write_function(easy) { data, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+            return transfer.receiveBody(bytes) ? size * count : 0
+        }
+        _ = mustc_easy_set_header_function(easy) { data, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+            return size * count
+        }
+        return easy
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TMDBStub
+import Testing
+
+@testable import MustCore
+
+/// The libcurl transport on its own, over loopback: connection reuse, limits, cancellation, the loop thread.
+@Suite struct CurlTransportTests {
+    let stub: TMDBStubServer
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics)
+        try stub.start()
+    }
+
+    func request(_ path: String, timeout: TimeInterval = 5) -> HTTPRequest {
+        HTTPRequest(
+            url: URL(string: "\(stub.baseURL.absoluteString)/\(path)?api_key=\(stub.apiKey)")!, timeout: timeout)
+    }
+
+    @Test func answersWithStatusLowercasedHeadersAndBody() async throws {
+        let response = try await CurlTransport.make()(request("movie/194"))
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(try JSONDecoder().decode(RemoteMovie.self, from: response.body).id == 194)
+        let missing = try await CurlTransport.make()(request("movie/999999"))
+        #expect(missing.status == 404)
+        #expect(String(decoding: missing.body, as: UTF8.self).contains("\"status_code\":34"))
+    }
+
+    @Test func sequentialRequestsShareOneConnection() async throws {
+        let transport = CurlTransport.make(maxConnections: 4)
+        for _ in 0..<30 { _ = try await transport(request("movie/194")) }
+        #expect(stub.requestCount == 30)
+        #expect(stub.connectionCount == 1)
+    }
+
+    @Test func concurrentRequestsStayWithinTheConnectionLimit() async throws {
+        stub.latency = 0.02
+        let transport = CurlTransport.make(maxConnections: 3)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<24 { group.addTask { try await transport(request("movie/194")).status } }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(stub.requestCount == 24)
+        #expect(stub.peakConcurrency <= 3)
+        #expect(stub.connectionCount <= 3)
+    }
+
+    @Test func cancellationReturnsWhileTheServerStillHangs() async throws {
+        stub.inject(.hang(seconds: 60), on: .details(id: 194))
+        let transport = CurlTransport.make()
+        let task = Task { try await transport(request("movie/194", timeout: 120)) }
+        while stub.peakConcurrency == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func alreadyCancelledRequestsNeverReachTheServer() async throws {
+        let transport = CurlTransport.make()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport(request("movie/194"))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(stub.requestCount == 0)
+    }
+
+    @Test func loopThreadStopsWhenIdleAndStartsAgain() async throws {
+        let loop = CurlLoop(maxConnections: 2, idleStop: .milliseconds(50))
+        #expect(try await loop.perform(request("movie/194")).status == 200)
+        #expect(loop.threadRunning)
+        while loop.threadRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await loop.perform(request("movie/194")).status == 200)
+        #expect(stub.requestCount == 2)
+    }
+}
