@@ -69,8 +69,9 @@ import Testing
     @Test func loopThreadStopsWhenIdleAndStartsAgain() async throws {
         let loop = CurlLoop(maxConnections: 2, idleStop: .milliseconds(50))
         #expect(try await loop.perform(request("movie/194")).status == 200)
-        #expect(loop.threadRunning)
-        while loop.threadRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while loop.threadRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!loop.threadRunning)
         #expect(try await loop.perform(request("movie/194")).status == 200)
         #expect(stub.requestCount == 2)
     }
