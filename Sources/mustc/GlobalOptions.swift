@@ -45,9 +45,10 @@ struct GlobalOptions: ParsableArguments {
         -> TMDBClient?
     {
         guard let credentials = config.tmdb.credentials else { return nil }
+        let stack = config.tmdb.transport.stack(maxConnections: connections)
         return TMDBClient(
             baseURL: config.tmdb.baseURL, credentials: credentials, language: config.tmdb.language,
             timeout: config.tmdb.requestTimeout, retry: retry, limiter: limiter,
-            transport: config.tmdb.transport.make(maxConnections: connections), logger: logger)
+            transport: stack.transport, executor: stack.executor, logger: logger)
     }
 }

@@ -24,10 +24,11 @@ import Testing
         config.fetch.runBudget = budget
         config.fetch.writeBatchSize = 10
         config.schedule.notFoundRetryInterval = notFoundRetry
+        let stack = CurlTransport.stack()
         let client = TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
             retry: RetryPolicy(maxRetries: retries, baseDelay: 0.01, maxDelay: 2), counter: RequestCounter(),
-            transport: CurlTransport.make(), logger: quietLogger)
+            transport: stack.transport, executor: stack.executor, logger: quietLogger)
         return FetchRunner(store: store, client: client, settings: FetchRunner.Settings(config), logger: quietLogger)
     }
 

@@ -27,9 +27,10 @@ final class TestClock: Sendable {
 
     func fetch() -> BackgroundFetch {
         let clock = clock
+        let stack = CurlTransport.stack()
         let client = TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), retry: .none, counter: RequestCounter(),
-            transport: CurlTransport.make(), logger: quietLogger)
+            transport: stack.transport, executor: stack.executor, logger: quietLogger)
         let runner = FetchRunner(
             store: store, client: client, settings: FetchRunner.Settings(Config()), logger: quietLogger,
             now: { clock.now })

@@ -23,7 +23,7 @@ import Testing
         TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: credentials ?? .apiKey(stub.apiKey), timeout: timeout,
             retry: retry,
-            transport: transport.make(maxConnections: 4), logger: quietLogger)
+            transport: transport.stack(maxConnections: 4).transport, logger: quietLogger)
     }
 
     @Test(

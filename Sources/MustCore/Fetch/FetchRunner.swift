@@ -65,7 +65,12 @@ public struct FetchRunner: Sendable {
         case budgetExhausted
     }
 
+    /// Runs on the client's executor when it has one, so answers reach their operation on the thread they arrive on.
     public func run(progress: (@Sendable (FetchProgress) -> Void)? = nil) async -> FetchReport {
+        await withTaskExecutorPreference(client.executor) { await runAll(progress: progress) }
+    }
+
+    private func runAll(progress: (@Sendable (FetchProgress) -> Void)?) async -> FetchReport {
         let started = ContinuousClock.now
         let requestsBefore = client.counter?.value ?? 0
         var summary = FetchSummary()

@@ -5,12 +5,20 @@ import Synchronization
 /// Owns a curl multi handle and the thread that drives it. Callers hand in requests through a locked inbox and
 /// wake the thread with `curl_multi_wakeup`; everything else is touched by the loop thread alone. The thread
 /// stops after a few idle seconds and starts again with the next request; connections stay cached meanwhile.
-final class CurlLoop: @unchecked Sendable {
+///
+/// It is also a task executor: a fetch that prefers it runs its operations on the loop thread between polls, so
+/// an answer reaches the code waiting for it without waking another thread (at 25 ms latency, thread hand-offs
+/// were most of a request's CPU).
+final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private struct Inbox {
         var nextId: UInt64 = 0
         var submitted: [CurlTransfer] = []
         var cancelled: [UInt64] = []
-        var threadRunning = false
+        var jobs: [UnownedJob] = []
+        var loopThread: pthread_t?
+
+        var isEmpty: Bool { submitted.isEmpty && cancelled.isEmpty && jobs.isEmpty }
+        var onLoopThread: Bool { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
@@ -39,7 +47,7 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     /// Whether the loop thread is alive; it stops after `idleStop` without work.
-    var threadRunning: Bool { inbox.withLock { $0.threadRunning } }
+    var threadRunning: Bool { inbox.withLock { $0.loopThread != nil } }
 
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = inbox.withLock { inbox in
@@ -51,54 +59,77 @@ final class CurlLoop: @unchecked Sendable {
                 submit(CurlTransfer(id: id, request: request, continuation: continuation))
             }
         } onCancel: {
-            inbox.withLock { $0.cancelled.append(id) }
-            curl_multi_wakeup(multi)
+            hand { $0.cancelled.append(id) }
         }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        hand { $0.jobs.append(job) }
     }
 
     /// Checking cancellation under the inbox lock orders it against `onCancel`: either this sees the flag, or the
     /// cancellation lands in the inbox after the transfer and the loop meets both in that order.
     private func submit(_ transfer: CurlTransfer) {
-        let (accepted, startThread) = inbox.withLock { inbox -> (Bool, Bool) in
-            guard !Task.isCancelled else { return (false, false) }
+        let accepted = hand { inbox in
+            guard !Task.isCancelled else { return false }
             inbox.submitted.append(transfer)
-            defer { inbox.threadRunning = true }
-            return (true, !inbox.threadRunning)
+            return true
         }
-        guard accepted else { return transfer.continuation.resume(throwing: CancellationError()) }
-        if startThread {
-            Thread { self.runLoop() }.start()
-        } else {
-            curl_multi_wakeup(multi)
+        if !accepted { transfer.continuation.resume(throwing: CancellationError()) }
+    }
+
+    /// Puts work in the inbox and makes sure the loop thread will see it: starts it, or wakes it from its poll.
+    private func hand<T>(_ put: (inout Inbox) -> T) -> T {
+        let (result, wake, startThread) = inbox.withLock { inbox -> (T, Bool, Bool) in
+            let result = put(&inbox)
+            if inbox.isEmpty { return (result, false, false) }
+            if inbox.loopThread == nil {
+                inbox.loopThread = pthread_t()
+                return (result, false, true)
+            }
+            return (result, !inbox.onLoopThread, false)
         }
+        if startThread { Thread { self.runLoop() }.start() }
+        if wake { curl_multi_wakeup(multi) }
+        return result
     }
 
     private func runLoop() {
+        inbox.withLock { $0.loopThread = pthread_self() }
         var lastBusy = ContinuousClock.now
         while true {
-            let (submitted, cancelled, stop) = inbox.withLock { inbox -> ([CurlTransfer], [UInt64], Bool) in
+            let taken = inbox.withLock { inbox -> Inbox? in
+                let idle = inbox.isEmpty && active.isEmpty
+                if idle && ContinuousClock.now - lastBusy >= idleStop {
+                    inbox.loopThread = nil
+                    return nil
+                }
                 defer {
                     inbox.submitted.removeAll(keepingCapacity: true)
                     inbox.cancelled.removeAll(keepingCapacity: true)
+                    inbox.jobs.removeAll(keepingCapacity: true)
                 }
-                let idle = inbox.submitted.isEmpty && inbox.cancelled.isEmpty && active.isEmpty
-                let stop = idle && ContinuousClock.now - lastBusy >= idleStop
-                if stop { inbox.threadRunning = false }
-                return (inbox.submitted, inbox.cancelled, stop)
+                return inbox
             }
-            if stop { return }
-            submitted.forEach(start)
-            cancelled.forEach(cancel)
+            guard let taken else { return }
+            for job in taken.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            taken.submitted.forEach(start)
+            taken.cancelled.forEach(cancel)
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            if !active.isEmpty || !submitted.isEmpty { lastBusy = ContinuousClock.now }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            if !active.isEmpty || !taken.isEmpty { lastBusy = ContinuousClock.now }
+            // Work the jobs just handed in (they came from this thread, so nothing woke the poll) before waiting.
+            if inbox.withLock({ $0.isEmpty }) { curl_multi_poll(multi, nil, 0, 1000, nil) }
         }
     }
 
     private func start(_ transfer: CurlTransfer) {
-        let easy = idleHandles.popLast() ?? Self.newHandle()
+        guard let easy = idleHandles.popLast() ?? Self.newHandle() else {
+            return transfer.continuation.resume(
+                throwing: TransportError.unreachable("libcurl could not start a transfer"))
+        }
         let request = transfer.request
         let me = Unmanaged.passUnretained(transfer).toOpaque()
         _ = mustc_easy_set_string(easy, CURLOPT_URL, request.url.absoluteString)
@@ -111,7 +142,11 @@ final class CurlLoop: @unchecked Sendable {
         }
         _ = mustc_easy_set_headers(easy, transfer.headerList)
         active[easy] = transfer
-        curl_multi_add_handle(multi, easy)
+        guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            release(easy, transfer, added: false)
+            return transfer.continuation.resume(
+                throwing: TransportError.unreachable("libcurl could not start a transfer"))
+        }
     }
 
     private func cancel(_ id: UInt64) {
@@ -133,8 +168,8 @@ final class CurlLoop: @unchecked Sendable {
         }
     }
 
-    private func release(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer) {
-        curl_multi_remove_handle(multi, easy)
+    private func release(_ easy: UnsafeMutableRawPointer, _ transfer: CurlTransfer, added: Bool = true) {
+        if added { curl_multi_remove_handle(multi, easy) }
         active[easy] = nil
         _ = mustc_easy_set_headers(easy, nil)
         curl_slist_free_all(transfer.headerList)
@@ -147,8 +182,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     /// Options every request shares; the per-request ones are set in `start`.
-    private static func newHandle() -> UnsafeMutableRawPointer {
-        let easy = curl_easy_init()!
+    private static func newHandle() -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else { return nil }
         _ = mustc_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = mustc_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = mustc_easy_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")

@@ -7,8 +7,13 @@ import Synchronization
 /// spent about three times the CPU per request on dispatch sources and per-request setup around the same calls.
 public enum CurlTransport {
     public static func make(maxConnections: Int = 8) -> HTTPTransport {
+        stack(maxConnections: maxConnections).transport
+    }
+
+    /// The transport with the loop thread as executor, for work that should run where the answers arrive.
+    public static func stack(maxConnections: Int = 8) -> HTTPStack {
         let loop = CurlLoop(maxConnections: max(maxConnections, 1))
-        return { request in try await loop.perform(request) }
+        return HTTPStack(transport: { request in try await loop.perform(request) }, executor: loop)
     }
 }
 

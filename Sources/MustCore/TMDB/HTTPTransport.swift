@@ -44,16 +44,28 @@ public enum TransportError: Error, Sendable, Equatable {
 /// The HTTP boundary of the TMDB client: one GET in, one response out.
 public typealias HTTPTransport = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
+/// A transport and the executor its answers arrive on, if it has one: tasks that prefer that executor take an
+/// answer without a hand-off between threads.
+public struct HTTPStack: Sendable {
+    public var transport: HTTPTransport
+    public var executor: (any TaskExecutor)?
+
+    public init(transport: @escaping HTTPTransport, executor: (any TaskExecutor)? = nil) {
+        self.transport = transport
+        self.executor = executor
+    }
+}
+
 /// Which HTTP stack carries TMDB requests: libcurl's multi interface directly (the default, about a third of
 /// the CPU per request), or URLSession, kept as a fallback.
 public enum HTTPTransportKind: String, Sendable, Equatable, CaseIterable {
     case curl
     case urlsession
 
-    public func make(maxConnections: Int) -> HTTPTransport {
+    public func stack(maxConnections: Int) -> HTTPStack {
         switch self {
-        case .curl: CurlTransport.make(maxConnections: maxConnections)
-        case .urlsession: URLSessionTransport.make(maxConnections: maxConnections)
+        case .curl: CurlTransport.stack(maxConnections: maxConnections)
+        case .urlsession: HTTPStack(transport: URLSessionTransport.make(maxConnections: maxConnections))
         }
     }
 }
