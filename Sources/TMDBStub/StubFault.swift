@@ -14,6 +14,8 @@ public enum StubFault: Sendable, Equatable {
     case malformedJSON
     /// Waits this long before answering normally, to outlast the client's timeout.
     case hang(seconds: Double)
+    /// 200 with a JSON body of about this many bytes: a misbehaving server or proxy, not TMDB.
+    case oversizedBody(bytes: Int)
 }
 
 /// Which requests a fault applies to.

@@ -97,6 +97,9 @@ extension TMDBStubServer {
             var reply = normal
             reply.delay = seconds
             return reply
+        case .oversizedBody(let bytes):
+            let padding = String(repeating: " ", count: max(bytes - 9, 0))
+            return Reply(status: 200, body: Data("{\"id\": 1\(padding)}".utf8))
         }
     }
 

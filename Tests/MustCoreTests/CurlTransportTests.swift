@@ -28,6 +28,16 @@ import Testing
         #expect(String(decoding: missing.body, as: UTF8.self).contains("\"status_code\":34"))
     }
 
+    @Test func aBodyOverTheCapIsRefusedNotBuffered() async throws {
+        stub.inject(.oversizedBody(bytes: CurlTransfer.maxBodyBytes + 1_000_000), on: .details(id: 194))
+        await #expect(throws: TransportError.unreachable("response larger than 8 MB")) {
+            try await CurlTransport.make()(request("movie/194"))
+        }
+        stub.inject(.oversizedBody(bytes: CurlTransfer.maxBodyBytes - 1_000_000), on: .details(id: 194))
+        #expect(
+            try await CurlTransport.make()(request("movie/194")).body.count == CurlTransfer.maxBodyBytes - 1_000_000)
+    }
+
     @Test func sequentialRequestsShareOneConnection() async throws {
         let transport = CurlTransport.make(maxConnections: 4)
         for _ in 0..<30 { _ = try await transport(request("movie/194")) }
