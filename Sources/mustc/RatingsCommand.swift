@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MustCore
 
 extension ReportFormat: ExpressibleByArgument {}
@@ -24,7 +25,13 @@ struct RatingsCommand: AsyncParsableCommand {
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }
-            print(report.render(format), terminator: format == .csv ? "" : "\n")
+            if format == .json {
+                // Streamed: a 100,000-movie report is 20 MB of text.
+                report.writeJSON { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+                print()
+            } else {
+                print(report.render(format), terminator: format == .csv ? "" : "\n")
+            }
         }
     }
 }

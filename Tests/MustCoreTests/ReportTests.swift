@@ -31,7 +31,25 @@ import Testing
         #expect(RatingsReport(members: []).render(.json) == "{\n  \"members\" : []\n}")
     }
 
+    @Test func streamedJSONIsTheSameTextInChunks() {
+        let movies = (0..<2_000).map { index in
+            MovieRating(
+                title: "Movie \(index) \"quoted\"", remoteId: index, popularity: Double(index) / 7, voteCount: index)
+        }
+        let big = RatingsReport(members: [MemberRatings(name: "Ann", movies: movies)] + Self.report.members)
+        var chunks: [Int] = []
+        var streamed: [UInt8] = []
+        big.writeJSON { chunk in
+            chunks.append(chunk.count)
+            streamed.append(contentsOf: chunk)
+        }
+        #expect(String(decoding: streamed, as: UTF8.self) == big.render(.json))
+        #expect(chunks.count > 2)
+        #expect(chunks.dropLast().allSatisfy { $0 >= 64 << 10 && $0 < (64 << 10) + 4096 })
+    }
+
     @Test func timestampsAreUTCSeconds() {
+        #expect(ISO8601.string(Date(timeIntervalSince1970: -86_400)) == "1969-12-31T00:00:00Z")
         #expect(ISO8601.string(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(ISO8601.string(Date(timeIntervalSince1970: 1_795_000_000.9)) == "2026-11-18T11:06:40Z")
         #expect(ISO8601.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
