@@ -25,13 +25,8 @@ struct RatingsCommand: AsyncParsableCommand {
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }
-            if format == .json {
-                // Streamed: a 100,000-movie report is 20 MB of text.
-                report.writeJSON { chunk in FileHandle.standardOutput.write(Data(chunk)) }
-                print()
-            } else {
-                print(report.render(format), terminator: format == .csv ? "" : "\n")
-            }
+            report.write(format) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+            if format != .csv { print() }
         }
     }
 }

@@ -39,7 +39,7 @@ import Testing
         let big = RatingsReport(members: [MemberRatings(name: "Ann", movies: movies)] + Self.report.members)
         var chunks: [Int] = []
         var streamed: [UInt8] = []
-        big.writeJSON { chunk in
+        big.write(.json) { chunk in
             chunks.append(chunk.count)
             streamed.append(contentsOf: chunk)
         }
@@ -66,10 +66,23 @@ import Testing
         #expect(table.contains("Nobody\n  (no movies)"))
     }
 
+    @Test(arguments: ReportFormat.allCases)
+    func writtenEqualsRendered(_ format: ReportFormat) {
+        var written: [UInt8] = []
+        Self.report.write(format) { written.append(contentsOf: $0) }
+        #expect(String(decoding: written, as: UTF8.self) == Self.report.render(format))
+    }
+
     @Test func csvQuotesWhatNeedsQuoting() {
         let lines = Self.report.render(.csv).components(separatedBy: "\r\n")
         #expect(lines[0] == "member,title,remoteId,popularity,voteAverage,voteCount,updatedAt")
         #expect(lines[1].hasPrefix(#""Zoë ""Z"" O'Neil",Amélie,194,7.248,7.9,11412,2026-11-18T"#))
         #expect(lines.count == 5)
+        #expect(lines[2].hasPrefix("\"Zoë \"\"Z\"\" O'Neil\",\"Tab\there, back\\slash, bell\u{7}"))
+        let title = "Line\u{2028}break, \"quoted\""
+        let odd = RatingsReport(members: [MemberRatings(name: "A", movies: [MovieRating(title: title)])])
+        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,\r\n"))
+        let plain = RatingsReport(members: [MemberRatings(name: "Amélie", movies: [MovieRating(title: "Été")])])
+        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,\r\n"))
     }
 }

@@ -1,93 +1,64 @@
 import Foundation
 
 /// Pretty-printed JSON written straight into bytes, in the layout `ReportRenderer.json` produces.
-/// Used for the ratings report, where JSONEncoder took three quarters of a 100,000-movie run. With `emit`, the
-/// bytes go out in chunks as they are made, so a large report never sits in memory whole.
+/// Used for the ratings report, where JSONEncoder took three quarters of a 100,000-movie run.
 struct JSONText {
-    private var bytes: [UInt8] = []
+    var out: ChunkedOutput
     private var depth = 0
-    private let chunkSize: Int
-    private let emit: ((UnsafeRawBufferPointer) -> Void)?
 
-    init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
-        chunkSize = .max
-        emit = nil
-    }
-
-    init(chunkSize: Int, emit: @escaping (UnsafeRawBufferPointer) -> Void) {
-        bytes.reserveCapacity(chunkSize + 4096)
-        self.chunkSize = chunkSize
-        self.emit = emit
-    }
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    /// Hands the bytes made so far to `emit` once a chunk is full; `force` at the end.
-    mutating func flush(force: Bool = false) {
-        guard let emit, force || bytes.count >= chunkSize else { return }
-        bytes.withUnsafeBytes(emit)
-        bytes.removeAll(keepingCapacity: true)
-    }
+    init(_ out: ChunkedOutput) { self.out = out }
 
     mutating func open(_ bracket: Unicode.Scalar) {
-        bytes.append(UInt8(bracket.value))
+        out.append(UInt8(bracket.value))
         depth += 1
     }
 
     mutating func close(_ bracket: Unicode.Scalar, empty: Bool) {
         depth -= 1
         if !empty { newline() }
-        bytes.append(UInt8(bracket.value))
+        out.append(UInt8(bracket.value))
     }
 
     /// Starts an element of the open object or array: a comma after the first, then a new indented line.
     mutating func element(first: Bool) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { out.append(UInt8(ascii: ",")) }
         newline()
     }
 
     mutating func key(_ name: String) {
         string(name)
-        bytes.append(contentsOf: " : ".utf8)
+        out.append(contentsOf: " : ".utf8)
     }
 
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let plain =
-            value.utf8.withContiguousStorageIfAvailable { utf8 in
-                for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    return false
-                }
-                return true
-            } ?? false
-        if plain {
-            bytes.append(contentsOf: value.utf8)
-        } else {
+        out.append(UInt8(ascii: "\""))
+        if value.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             for byte in value.utf8 { escape(byte) }
+        } else {
+            out.append(contentsOf: value.utf8)
         }
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
     }
 
     /// A quoted ISO 8601 timestamp, or null.
     mutating func timestamp(_ date: Date?) {
         guard let date else { return null() }
-        bytes.append(UInt8(ascii: "\""))
-        ISO8601.write(date, into: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
+        out.timestamp(date)
+        out.append(UInt8(ascii: "\""))
     }
 
     private mutating func escape(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: "\\n".utf8)
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: "\\r".utf8)
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: "\\t".utf8)
+        case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+        case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+        case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+        case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
         case ..<0x20:
             let hex = String(byte, radix: 16)
-            bytes.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-        default: bytes.append(byte)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        default: out.append(byte)
         }
     }
 
@@ -95,12 +66,12 @@ struct JSONText {
         guard let value, value.isFinite else { return null() }
         // Whole numbers without ".0", as JSONEncoder writes them; otherwise Swift's shortest round-trip form.
         let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-        bytes.append(contentsOf: text.utf8)
+        out.append(contentsOf: text.utf8)
     }
 
     mutating func number(_ value: Int?) {
         guard let value else { return null() }
-        bytes.append(contentsOf: String(value).utf8)
+        out.append(contentsOf: String(value).utf8)
     }
 
     mutating func string(_ value: String?) {
@@ -108,27 +79,27 @@ struct JSONText {
         string(value)
     }
 
-    mutating func null() { bytes.append(contentsOf: "null".utf8) }
+    mutating func null() { out.append(contentsOf: "null".utf8) }
 
     private mutating func newline() {
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 }
 
 extension RatingsReport {
     /// The JSON contract, keys sorted, nulls explicit; equal to `ReportRenderer.json(self)` once parsed.
     var json: String {
-        var out = JSONText(capacity: 256 + members.reduce(0) { $0 + 64 + $1.movies.count * 220 })
-        write(to: &out)
-        return out.text
+        var json = JSONText(ChunkedOutput(capacity: 256 + members.reduce(0) { $0 + 64 + $1.movies.count * 220 }))
+        write(to: &json)
+        return json.out.text
     }
 
-    /// The same JSON, handed to `emit` in chunks of about 64 KB as it is made.
-    public func writeJSON(_ emit: @escaping (UnsafeRawBufferPointer) -> Void) {
-        var out = JSONText(chunkSize: 64 << 10, emit: emit)
-        write(to: &out)
-        out.flush(force: true)
+    /// The same JSON, handed to `emit` in chunks as it is made.
+    func writeJSON(_ emit: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var json = JSONText(ChunkedOutput(emit: emit))
+        write(to: &json)
+        json.out.flush(force: true)
     }
 
     private func write(to out: inout JSONText) {
@@ -145,7 +116,7 @@ extension RatingsReport {
             for (position, movie) in member.movies.enumerated() {
                 out.element(first: position == 0)
                 movie.write(to: &out)
-                out.flush()
+                out.out.flush()
             }
             out.close("]", empty: member.movies.isEmpty)
             out.element(first: false)

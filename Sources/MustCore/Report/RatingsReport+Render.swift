@@ -9,20 +9,47 @@ extension RatingsReport {
         }
     }
 
+    /// The report handed to `emit` in chunks as it is made: a 100,000-movie report is 20 MB of text.
+    public func write(_ format: ReportFormat, to emit: @escaping (UnsafeRawBufferPointer) -> Void) {
+        switch format {
+        case .json: writeJSON(emit)
+        case .csv:
+            var out = ChunkedOutput(emit: emit)
+            writeCSV(to: &out)
+            out.flush(force: true)
+        case .table:
+            var text = table
+            text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
     private var csv: String {
-        var rows: [[String]] = []
+        var out = ChunkedOutput(capacity: 128 + members.reduce(0) { $0 + $1.movies.count * 80 })
+        writeCSV(to: &out)
+        return out.text
+    }
+
+    private func writeCSV(to out: inout ChunkedOutput) {
+        out.append("member,title,remoteId,popularity,voteAverage,voteCount,updatedAt\r\n")
         for member in members {
             for movie in member.movies {
-                let popularity = movie.popularity.map { "\($0)" } ?? ""
-                let voteAverage = movie.voteAverage.map { "\($0)" } ?? ""
-                let voteCount = movie.voteCount.map(String.init) ?? ""
-                let remoteId = movie.remoteId.map(String.init) ?? ""
-                let updated = movie.updatedAt.map(ISO8601.string) ?? ""
-                rows.append([member.name, movie.title, remoteId, popularity, voteAverage, voteCount, updated])
+                out.csvField(member.name)
+                out.append(UInt8(ascii: ","))
+                out.csvField(movie.title)
+                out.append(UInt8(ascii: ","))
+                if let remoteId = movie.remoteId { out.append(String(remoteId)) }
+                out.append(UInt8(ascii: ","))
+                if let popularity = movie.popularity { out.append("\(popularity)") }
+                out.append(UInt8(ascii: ","))
+                if let voteAverage = movie.voteAverage { out.append("\(voteAverage)") }
+                out.append(UInt8(ascii: ","))
+                if let voteCount = movie.voteCount { out.append(String(voteCount)) }
+                out.append(UInt8(ascii: ","))
+                if let updatedAt = movie.updatedAt { out.timestamp(updatedAt) }
+                out.append("\r\n")
+                out.flush()
             }
         }
-        return ReportRenderer.csv(
-            header: ["member", "title", "remoteId", "popularity", "voteAverage", "voteCount", "updatedAt"], rows: rows)
     }
 
     private var table: String {

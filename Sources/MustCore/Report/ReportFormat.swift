@@ -19,8 +19,14 @@ public enum ReportRenderer {
     }
 
     private static func csvField(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return field }
+        guard needsCSVQuotes(field) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Checked on bytes; characters are only looked at for Unicode line breaks, when there is non-ASCII text.
+    static func needsCSVQuotes(_ field: String) -> Bool {
+        field.containsByte { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            || (field.containsByte { $0 >= 0x80 } && field.contains(where: \.isNewline))
     }
 
     /// Columns padded to their widest cell, measured in characters.
