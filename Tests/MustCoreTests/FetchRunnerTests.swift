@@ -17,7 +17,7 @@ import Testing
 
     func runner(
         concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
-        notFoundRetry: TimeInterval = 7 * 86400, baseURL: URL? = nil
+        notFoundRetry: TimeInterval = 7 * 86400, baseURL: URL? = nil, pageSize: Int = 500
     ) -> FetchRunner {
         var config = Config()
         config.fetch.maxConcurrentOperations = concurrency
@@ -29,7 +29,9 @@ import Testing
             baseURL: baseURL ?? stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
             retry: RetryPolicy(maxRetries: retries, baseDelay: 0.01, maxDelay: 2), counter: RequestCounter(),
             transport: stack.transport, executor: stack.executor, logger: quietLogger)
-        return FetchRunner(store: store, client: client, settings: FetchRunner.Settings(config), logger: quietLogger)
+        var settings = FetchRunner.Settings(config)
+        settings.readPageSize = pageSize
+        return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger)
     }
 
     /// Adds `count` synthetic movies (and Amélie) and resolves them with a first run.
@@ -81,6 +83,21 @@ import Testing
         #expect(try sqlite(store.path, "SELECT voteCount FROM movie WHERE remoteId = 100004") == "5")
         let changedRows = zip(before.split(separator: ","), try updatedAts().split(separator: ",")).filter { $0 != $1 }
         #expect(changedRows.count == 1)
+    }
+
+    @Test(arguments: [1, 4, 7, 21, 22])
+    func smallReadPagesStillCoverEveryMovieOnce(_ pageSize: Int) async throws {
+        try await seeded()
+        stub.remove(id: 100_005)
+        _ = await runner().run()
+        stub.resetCounters()
+        let report = await runner(pageSize: pageSize).run()
+        #expect(report.summary.movies == 21)
+        #expect(report.summary.unchanged == 20)
+        #expect(report.summary.skipped == 1, "the movie TMDB did not know rests")
+        let paths = stub.requests.map(\.path)
+        #expect(paths.count == 20)
+        #expect(Set(paths).count == 20)
     }
 
     @Test func concurrencyIsBoundedByTheSetting() async throws {
@@ -187,10 +204,11 @@ import Testing
         #expect(report.summary.failed == 21)
     }
 
-    @Test func theRunBudgetStopsLaunchingOperations() async throws {
+    @Test(arguments: [4, 500])
+    func theRunBudgetStopsLaunchingOperations(pageSize: Int) async throws {
         try await seeded()
         stub.latency = 0.2
-        let report = await runner(concurrency: 1, budget: 0.5).run()
+        let report = await runner(concurrency: 1, budget: 0.5, pageSize: pageSize).run()
         #expect(report.summary.skipped >= 10)
         #expect(report.summary.unchanged + report.summary.skipped + report.summary.failed == 21)
         #expect(report.summary.result == .noData)
