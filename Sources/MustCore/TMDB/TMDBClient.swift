@@ -111,7 +111,7 @@ public struct TMDBClient: Sendable {
         await limiter?.acquire()
         try Task.checkCancellation()
         counter?.increment()
-        // Redacted only when shown: redaction parses the URL, which costs as much as the rest of a request.
+        // Redacted only when shown: redaction parses the URL again, which most requests never need.
         var shown: String { Redaction.url(request.url) }
         let started = ContinuousClock.now
         let response: HTTPResponse
