@@ -25,7 +25,9 @@ struct JSONText {
         newline()
     }
 
-    mutating func key(_ name: String) {
+    /// Starts a member of the open object: `element(first:)`, then the key.
+    mutating func field(_ name: String, first: Bool = false) {
+        element(first: first)
         string(name)
         out.append(contentsOf: " : ".utf8)
     }
@@ -104,14 +106,12 @@ extension RatingsReport {
 
     private func write(to out: inout JSONText) {
         out.open("{")
-        out.element(first: true)
-        out.key("members")
+        out.field("members", first: true)
         out.open("[")
         for (index, member) in members.enumerated() {
             out.element(first: index == 0)
             out.open("{")
-            out.element(first: true)
-            out.key("movies")
+            out.field("movies", first: true)
             out.open("[")
             for (position, movie) in member.movies.enumerated() {
                 out.element(first: position == 0)
@@ -119,8 +119,7 @@ extension RatingsReport {
                 out.out.flush()
             }
             out.close("]", empty: member.movies.isEmpty)
-            out.element(first: false)
-            out.key("name")
+            out.field("name")
             out.string(member.name)
             out.close("}", empty: false)
         }
@@ -132,23 +131,17 @@ extension RatingsReport {
 extension MovieRating {
     fileprivate func write(to out: inout JSONText) {
         out.open("{")
-        out.element(first: true)
-        out.key("popularity")
+        out.field("popularity", first: true)
         out.number(popularity)
-        out.element(first: false)
-        out.key("remoteId")
+        out.field("remoteId")
         out.number(remoteId)
-        out.element(first: false)
-        out.key("title")
+        out.field("title")
         out.string(title)
-        out.element(first: false)
-        out.key("updatedAt")
+        out.field("updatedAt")
         out.timestamp(updatedAt)
-        out.element(first: false)
-        out.key("voteAverage")
+        out.field("voteAverage")
         out.number(voteAverage)
-        out.element(first: false)
-        out.key("voteCount")
+        out.field("voteCount")
         out.number(voteCount)
         out.close("}", empty: false)
     }
