@@ -28,7 +28,7 @@ import Testing
         #expect(String(decoding: missing.body, as: UTF8.self).contains("\"status_code\":34"))
     }
 
-    @Test func aBodyOverTheCapIsRefusedNotBuffered() async throws {
+    @Test func aBodyOverTheCapIsRefused() async throws {
         stub.inject(.oversizedBody(bytes: CurlTransfer.maxBodyBytes + 1_000_000), on: .details(id: 194))
         await #expect(throws: TransportError.unreachable("response larger than 8 MB")) {
             try await CurlTransport.make()(request("movie/194"))
