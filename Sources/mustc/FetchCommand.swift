@@ -5,17 +5,19 @@ import MustCore
 struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Refresh every movie's TMDB rating when the scheduler says a fetch is due.",
+        abstract: "Refresh the TMDB ratings of the movies that are due.",
         discussion: """
-            Made to be started by a systemd timer or cron. Without --force it fetches only when due and \
-            otherwise says when the next fetch is due. Only one fetch runs at a time. Exit codes: 0 for newData, \
+            Made to be started by a systemd timer or cron. Each movie has its own next check: it comes sooner \
+            after a change and later while the movie stays the same. Without --force a fetch runs only when a \
+            movie is due, checks only the due movies, and otherwise says when the next fetch is due; --force \
+            checks every movie now. Only one fetch runs at a time. Exit codes: 0 for newData, \
             noData, not due and already running; 75 when the run failed.
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Fetch now, whatever the schedule says.")
+    @Flag(help: "Check every movie now, whatever the schedule says.")
     var force = false
 
     @Flag(help: "Print the result as JSON.")
@@ -78,13 +80,17 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// Fetches whenever due until cancelled by a signal, which ends it with exit code 0.
     private func watchLoop(_ fetch: BackgroundFetch) async throws -> Bool {
+        // Never spin: after a run that could not start (another process holds the lock) look again after this.
+        let floor = min(1, fetch.scheduler.policy.minimumInterval)
         var first = true
         while !Task.isCancelled {
-            _ = try await once(fetch, force: force && first)
-            first = false
-            // Another process may hold the lock or the schedule may be unknown: look again within a minute.
-            let next = try fetch.scheduler.state()?.nextFetchAt ?? Date().addingTimeInterval(60)
-            let wait = max(next.timeIntervalSinceNow, 1)
+            if try first || fetch.scheduler.isDue() {
+                _ = try await once(fetch, force: force && first)
+                first = false
+            }
+            // Wake when due, or within a minute to notice movies added meanwhile (due at once).
+            let next = try fetch.scheduler.effectiveState()?.nextFetchAt ?? Date().addingTimeInterval(60)
+            let wait = min(max(next.timeIntervalSinceNow, floor), 60)
             do {
                 try await Task.sleep(for: .seconds(wait))
             } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MustCore
 
 struct MoviesCommand: AsyncParsableCommand {
@@ -22,21 +23,34 @@ struct MoviesCommand: AsyncParsableCommand {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }
             let movies = try store.movies(member: member)
+            let now = Date()
             let rows = movies.map { movie in
                 [
                     movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
-                    movie.members.joined(separator: "; "),
+                    movie.members.joined(separator: "; "), movie.lastCheckedAt.map(ISO8601.string) ?? "",
+                    movie.nextCheckAt.map(ISO8601.string) ?? "",
                 ]
             }
             switch format {
             case .json: print(ReportRenderer.json(movies))
             case .csv:
                 print(
-                    ReportRenderer.csv(header: ["title", "remoteId", "releaseDate", "members"], rows: rows),
+                    ReportRenderer.csv(
+                        header: ["title", "remoteId", "releaseDate", "members", "lastCheckedAt", "nextCheckAt"],
+                        rows: rows),
                     terminator: "")
             case .table:
-                let header = ["Movie", "TMDB id", "Released", "Kept by"]
-                print(movies.isEmpty ? "No movies yet." : ReportRenderer.table(header: header, rows: rows))
+                let header = ["Movie", "TMDB id", "Released", "Kept by", "Last checked", "Next check"]
+                let table = movies.map { movie in
+                    [
+                        movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
+                        movie.members.joined(separator: "; "),
+                        movie.lastCheckedAt.map { Durations.approximate(now.timeIntervalSince($0)) + " ago" } ?? "never",
+                        movie.nextCheckAt.map { $0 <= now ? "due now" : "in " + Durations.approximate($0.timeIntervalSince(now)) }
+                            ?? "",
+                    ]
+                }
+                print(movies.isEmpty ? "No movies yet." : ReportRenderer.table(header: header, rows: table))
             }
         }
     }

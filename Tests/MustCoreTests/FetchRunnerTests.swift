@@ -129,7 +129,7 @@ import Testing
         #expect(failing.map(\.title) == ["Movie 3"])
         #expect(failing.first?.notFoundAt != nil)
         #expect(try store.moviesToRefresh().count == 21)
-        #expect(try store.fetchScope().count == 21)
+        #expect(try store.fetchScope().total == 21)
         stub.resetCounters()
         let next = await runner().run()
         #expect(next.summary.skipped == 1)

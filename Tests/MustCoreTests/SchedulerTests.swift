@@ -33,7 +33,7 @@ final class TestClock: Sendable {
             transport: stack.transport, executor: stack.executor, logger: quietLogger)
         let runner = FetchRunner(
             store: store, client: client, settings: FetchRunner.Settings(Config()), logger: quietLogger,
-            now: { clock.now })
+            now: { clock.now }, random: { 0.5 })
         let scheduler = Scheduler(
             store: store, policy: BackoffPolicy(maximumInterval: 7200), now: { clock.now }, random: { 0.5 })
         return BackgroundFetch(

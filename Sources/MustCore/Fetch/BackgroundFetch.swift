@@ -26,12 +26,18 @@ public struct BackgroundFetch: Sendable {
     public func perform(force: Bool, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws(StoreError)
         -> FetchDecision
     {
-        if !force, let state = try scheduler.state(), !state.isDue(at: scheduler.now()) { return .notDue(state) }
-        guard let lock = try RunLock.acquire(path: lockPath) else { return .alreadyRunning(try scheduler.state()) }
+        if !force, let state = try scheduler.effectiveState(), !state.isDue(at: scheduler.now()) {
+            return .notDue(state)
+        }
+        guard let lock = try RunLock.acquire(path: lockPath) else {
+            return .alreadyRunning(try scheduler.effectiveState())
+        }
         // Another process may have finished a run between the check above and taking the lock.
-        if !force, let state = try scheduler.state(), !state.isDue(at: scheduler.now()) { return .notDue(state) }
+        if !force, let state = try scheduler.effectiveState(), !state.isDue(at: scheduler.now()) {
+            return .notDue(state)
+        }
         let run = try runner.store.beginRun(at: scheduler.now())
-        let report = await runner.run(progress: progress)
+        let report = await runner.run(force: force, progress: progress)
         let schedule = try scheduler.record(run: run, report)
         withExtendedLifetime(lock) {}
         return .ran(report, schedule: schedule)

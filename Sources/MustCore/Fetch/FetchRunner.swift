@@ -20,10 +20,14 @@ public struct FetchReport: Sendable, Equatable {
     public var elapsed: TimeInterval
     /// Stopped by cancellation (a signal): the result is partial and the schedule is left as it was.
     public var interrupted: Bool
+    /// Movies due when the run started (every movie for a forced run), and movies in the library.
+    public var due = 0
+    public var total = 0
 }
 
-/// Runs one UpdateMovieOperation per movie, at most `maxConcurrentOperations` in flight, then hands the outcomes
-/// to the completion step (`FetchSummary.result`). Row changes are applied in short batched transactions.
+/// Runs one UpdateMovieOperation per due movie (every movie when forced), at most `maxConcurrentOperations` in
+/// flight, then hands the outcomes to the completion step (`FetchSummary.result`). Each check also moves the
+/// movie along its own schedule. Row changes are applied in short batched transactions.
 public struct FetchRunner: Sendable {
     public struct Settings: Sendable {
         public var maxConcurrentOperations: Int
@@ -34,12 +38,15 @@ public struct FetchRunner: Sendable {
         public var flushInterval: TimeInterval = 1
         /// Movies read from the store per query.
         public var readPageSize = 500
+        /// When each movie is checked next.
+        public var checkPolicy: MovieSchedulePolicy
 
         public init(_ config: Config) {
             maxConcurrentOperations = max(config.fetch.maxConcurrentOperations, 1)
             runBudget = config.fetch.runBudget
             writeBatchSize = max(config.fetch.writeBatchSize, 1)
             notFoundRetryInterval = config.schedule.notFoundRetryInterval
+            checkPolicy = MovieSchedulePolicy(config.schedule)
         }
     }
 
@@ -48,66 +55,44 @@ public struct FetchRunner: Sendable {
     public var settings: Settings
     public var logger: Logger
     public var now: @Sendable () -> Date
+    public var random: @Sendable () -> Double
 
     public init(
         store: Store, client: TMDBClient, settings: Settings, logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.store = store
         self.client = client
         self.settings = settings
         self.logger = logger
         self.now = now
+        self.random = random
     }
 
-    private enum Event: Sendable {
-        case finished(FetchOutcome, MovieWrite?)
+    enum Event: Sendable {
+        case finished(StoredMovie, FetchOutcome, MovieWrite?)
         case budgetExhausted
     }
 
     /// Runs on the client's executor when it has one, so answers reach their operation on the thread they arrive on.
-    public func run(progress: (@Sendable (FetchProgress) -> Void)? = nil) async -> FetchReport {
-        await withTaskExecutorPreference(client.executor) { await runAll(progress: progress) }
+    /// - Parameter force: check every movie now, not only the due ones.
+    public func run(force: Bool = true, progress: (@Sendable (FetchProgress) -> Void)? = nil) async -> FetchReport {
+        await withTaskExecutorPreference(client.executor) { await runAll(force: force, progress: progress) }
     }
 
-    private func runAll(progress: (@Sendable (FetchProgress) -> Void)?) async -> FetchReport {
+    private func runAll(force: Bool, progress: (@Sendable (FetchProgress) -> Void)?) async -> FetchReport {
         let started = ContinuousClock.now
         let requestsBefore = client.counter?.value ?? 0
-        var summary = FetchSummary()
-        let scope: (count: Int, lastId: Int64)
+        let scope: FetchScope
         do {
-            scope = try store.fetchScope()
+            scope = try store.fetchScope(force: force, now: now())
         } catch {
+            var summary = FetchSummary()
             summary.storeFailure = error.description
             return FetchReport(summary: summary, requests: 0, elapsed: 0, interrupted: false)
         }
-        let startedAt = now()
-        var pages = MoviePages(store: store, pageSize: settings.readPageSize, lastId: scope.lastId)
-        var seen = 0
-        var writes = WriteBuffer(store: store, batchSize: settings.writeBatchSize, interval: settings.flushInterval)
-        var stopReason: SkipReason?
-
-        /// The next movie that needs a request; movies TMDB did not know recently are counted as skipped.
-        func nextDue() -> StoredMovie? {
-            while stopReason == nil {
-                let next: StoredMovie?
-                do {
-                    next = try pages.next()
-                } catch {
-                    summary.storeFailure = error.description
-                    stopReason = .cancelled
-                    return nil
-                }
-                guard let movie = next else { return nil }
-                seen += 1
-                guard let notFoundAt = movie.notFoundAt,
-                    startedAt.timeIntervalSince(notFoundAt) < settings.notFoundRetryInterval
-                else { return movie }
-                summary.add(.skipped(.recentlyNotFound))
-            }
-            return nil
-        }
-
+        var run = FetchRun(runner: self, scope: scope)
         await withTaskGroup(of: Event.self) { group in
             let budget = settings.runBudget
             group.addTask {
@@ -115,61 +100,139 @@ public struct FetchRunner: Sendable {
                 return .budgetExhausted
             }
             var inFlight = 0
-            while inFlight < settings.maxConcurrentOperations, let movie = nextDue() {
-                let operation = UpdateMovieOperation(movie: movie, client: client)
-                group.addTask { await Self.finished(operation) }
+            while inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
+                group.addTask { await Self.check(movie, client: client) }
                 inFlight += 1
             }
             while inFlight > 0, let event = await group.next() {
-                switch event {
-                case .budgetExhausted:
-                    // Also seen when the group is cancelled; the check below tells which.
-                    if stopReason == nil { stopReason = Task.isCancelled ? .cancelled : .budgetExhausted }
-                    group.cancelAll()
-                    continue
-                case .finished(let outcome, let write):
-                    inFlight -= 1
-                    summary.add(outcome)
-                    if let write { writes.append(write, now: now()) }
-                    if case .failed(let failure) = outcome, failure.kind == .unauthorized, stopReason == nil {
-                        // Every other request would be rejected the same way.
-                        stopReason = .cancelled
-                        group.cancelAll()
-                    }
+                if case .finished = event { inFlight -= 1 }
+                // A budget timer also fires when the group is cancelled: a signal is what stopped the run then.
+                if let reason = run.record(event) ?? (Task.isCancelled ? .cancelled : nil) {
+                    run.stop(Task.isCancelled ? .cancelled : reason, group: &group)
                 }
-                if Task.isCancelled, stopReason == nil {
-                    stopReason = .cancelled
-                    group.cancelAll()
-                }
-                if let movie = nextDue() {
-                    let operation = UpdateMovieOperation(movie: movie, client: client)
-                    group.addTask { await Self.finished(operation) }
+                if let movie = run.nextDue() {
+                    group.addTask { await Self.check(movie, client: client) }
                     inFlight += 1
                 }
-                progress?(
-                    FetchProgress(
-                        done: summary.movies, total: scope.count, changed: summary.changed,
-                        failed: summary.failed, requests: (client.counter?.value ?? 0) - requestsBefore,
-                        elapsed: (ContinuousClock.now - started).seconds))
+                progress?(run.progress(requests: (client.counter?.value ?? 0) - requestsBefore, since: started))
             }
             group.cancelAll()
         }
-        let unseen = stopReason == nil ? 0 : max(scope.count - seen, 0)
-        for _ in 0..<unseen { summary.add(.skipped(stopReason ?? .cancelled)) }
-        writes.flush(now: now())
-        if let failure = writes.failure { summary.storeFailure = summary.storeFailure ?? failure }
-        if stopReason == .budgetExhausted {
-            logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
-        }
-        let interrupted = Task.isCancelled
-        return FetchReport(
-            summary: summary, requests: (client.counter?.value ?? 0) - requestsBefore,
-            elapsed: (ContinuousClock.now - started).seconds, interrupted: interrupted)
+        var report = run.finish()
+        report.requests = (client.counter?.value ?? 0) - requestsBefore
+        report.elapsed = (ContinuousClock.now - started).seconds
+        report.interrupted = Task.isCancelled
+        return report
     }
 
-    private static func finished(_ operation: UpdateMovieOperation) async -> Event {
-        let (outcome, write) = await operation.run()
-        return .finished(outcome, write)
+    private static func check(_ movie: StoredMovie, client: TMDBClient) async -> Event {
+        let (outcome, write) = await UpdateMovieOperation(movie: movie, client: client).run()
+        return .finished(movie, outcome, write)
+    }
+}
+
+/// One run's running state: the pages it reads, the outcomes it counts, the writes it buffers.
+struct FetchRun {
+    let runner: FetchRunner
+    let scope: FetchScope
+    private(set) var summary = FetchSummary()
+    private var pages: MoviePages
+    private var writes: WriteBuffer
+    private var seen = 0
+    private var stopReason: SkipReason?
+
+    init(runner: FetchRunner, scope: FetchScope) {
+        self.runner = runner
+        self.scope = scope
+        let settings = runner.settings
+        pages = MoviePages(store: runner.store, pageSize: settings.readPageSize, scope: scope)
+        writes = WriteBuffer(store: runner.store, batchSize: settings.writeBatchSize, interval: settings.flushInterval)
+    }
+
+    /// The next movie that needs a request; movies TMDB did not know recently are counted as skipped.
+    mutating func nextDue() -> StoredMovie? {
+        while stopReason == nil {
+            let next: StoredMovie?
+            do {
+                next = try pages.next()
+            } catch {
+                summary.storeFailure = error.description
+                stopReason = .cancelled
+                return nil
+            }
+            guard let movie = next else { return nil }
+            seen += 1
+            guard let notFoundAt = movie.notFoundAt else { return movie }
+            let retryAt = notFoundAt.addingTimeInterval(runner.settings.notFoundRetryInterval)
+            guard retryAt > scope.asOf else { return movie }
+            summary.add(.skipped(.recentlyNotFound))
+            // Only a schedule written before per-movie checks can bring it here unforced: put it where it belongs.
+            if let check = movie.check, check.nextCheckAt < retryAt {
+                writes.append(
+                    .checked(movieId: movie.id, MovieCheck(checkedAt: check.checkedAt, nextCheckAt: retryAt)),
+                    now: runner.now())
+            }
+        }
+        return nil
+    }
+
+    /// Counts an event and buffers its writes; returns why the run must stop, if it must.
+    mutating func record(_ event: FetchRunner.Event) -> SkipReason? {
+        switch event {
+        case .budgetExhausted:
+            return .budgetExhausted
+        case .finished(let movie, let outcome, let write):
+            summary.add(outcome)
+            let now = runner.now()
+            if let write { writes.append(write, now: now) }
+            if let result = Self.checkResult(outcome) {
+                let check = runner.settings.checkPolicy.next(
+                    after: result, from: movie.check, at: now, random: runner.random())
+                writes.append(.checked(movieId: movie.id, check), now: now)
+            }
+            // A rejected key: every other request would be rejected the same way.
+            if case .failed(let failure) = outcome, failure.kind == .unauthorized { return .cancelled }
+            return nil
+        }
+    }
+
+    /// What an outcome means for the movie's schedule; nil when it says nothing about the movie.
+    static func checkResult(_ outcome: FetchOutcome) -> CheckResult? {
+        switch outcome {
+        case .changed: .changed
+        case .unchanged: .unchanged
+        case .skipped: nil
+        case .failed(let failure):
+            switch failure.kind {
+            case .unauthorized: nil
+            case .notFound: .notFound
+            case .unavailable: .failed
+            }
+        }
+    }
+
+    mutating func stop(_ reason: SkipReason, group: inout TaskGroup<FetchRunner.Event>) {
+        if stopReason == nil { stopReason = reason }
+        group.cancelAll()
+    }
+
+    func progress(requests: Int, since started: ContinuousClock.Instant) -> FetchProgress {
+        FetchProgress(
+            done: summary.movies, total: scope.due, changed: summary.changed, failed: summary.failed,
+            requests: requests, elapsed: (ContinuousClock.now - started).seconds)
+    }
+
+    /// Counts what the run never reached as skipped and commits what is pending.
+    mutating func finish() -> FetchReport {
+        let unseen = stopReason == nil ? 0 : max(scope.due - seen, 0)
+        for _ in 0..<unseen { summary.add(.skipped(stopReason ?? .cancelled)) }
+        writes.flush(now: runner.now())
+        if let failure = writes.failure { summary.storeFailure = summary.storeFailure ?? failure }
+        if stopReason == .budgetExhausted {
+            runner.logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
+        }
+        return FetchReport(
+            summary: summary, requests: 0, elapsed: 0, interrupted: false, due: scope.due, total: scope.total)
     }
 }
 

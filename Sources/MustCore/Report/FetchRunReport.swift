@@ -1,8 +1,10 @@
 import Foundation
 
 /// The `mustc fetch --json` contract:
-/// `{"result","movies","changed","unchanged","failed","nextFetchAt","interval"}` plus `skipped`, `requests` and
-/// `elapsed`. `interval` is the delay, in seconds, the scheduler chose before the next fetch.
+/// `{"result","movies","changed","unchanged","failed","nextFetchAt","interval"}` plus `skipped`, `requests`,
+/// `elapsed`, `due` and `total`. `interval` is the delay, in seconds, the scheduler chose before the next fetch;
+/// `movies` counts the movies the run took on, `due` those due when it started (all of them when forced), and
+/// `total` the library; `due` and `total` are null when no run happened.
 public struct FetchRunReport: Sendable, Equatable, Encodable {
     /// newData, noData, failed, notDue, alreadyRunning, or interrupted when a signal stopped the run.
     public var result: String
@@ -13,6 +15,8 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
     public var skipped = 0
     public var requests = 0
     public var elapsed: Double = 0
+    public var due: Int?
+    public var total: Int?
     public var nextFetchAt: Date?
     public var interval: TimeInterval?
     /// The first failure's reason, for the summary line; not part of the JSON.
@@ -35,6 +39,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
                 summary.movies, summary.changed, summary.unchanged, summary.failed, summary.skipped
             )
             requests = report.requests
+            (due, total) = (report.due, report.total)
             elapsed = (report.elapsed * 1000).rounded() / 1000
             nextFetchAt = schedule?.nextFetchAt
             interval = schedule.map { $0.nextFetchAt.timeIntervalSince(now).rounded() }
@@ -43,7 +48,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case result, movies, changed, unchanged, failed, skipped, requests, elapsed, nextFetchAt, interval
+        case result, movies, changed, unchanged, failed, skipped, requests, elapsed, nextFetchAt, interval, due, total
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -58,6 +63,8 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
         try container.encode(elapsed, forKey: .elapsed)
         try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
         try container.encode(interval.map { Int($0.rounded()) }, forKey: .interval)
+        try container.encode(due, forKey: .due)
+        try container.encode(total, forKey: .total)
     }
 
     /// The one-line summary printed at the end of `mustc fetch`.
@@ -67,7 +74,8 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
         case "notDue": return "No fetch due yet.\(next) Use --force to fetch now."
         case "alreadyRunning": return "Another mustc fetch is running; not starting a second one."
         default:
-            var counts = "\(movies) movies: \(changed) changed, \(unchanged) unchanged, \(failed) failed"
+            let of = total.map { " of \($0)" } ?? ""
+            var counts = "\(movies)\(of) movies: \(changed) changed, \(unchanged) unchanged, \(failed) failed"
             if skipped > 0 { counts += ", \(skipped) skipped" }
             let timing = String(format: "%d requests in %.1fs", requests, elapsed)
             let why = result == "failed" ? failure.map { " Cause: \($0)." } ?? "" : ""

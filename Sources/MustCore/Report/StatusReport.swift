@@ -12,9 +12,11 @@ public struct StatusReport: Sendable, Encodable {
     public var runs: [FetchRunRecord]
     public var failing: [FailingMovie]
     public var unresolved: [String]
+    public var checks: CheckCounts
 
     public init(
-        schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String], now: Date
+        schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String],
+        checks: CheckCounts, now: Date
     ) {
         nextFetchAt = schedule?.nextFetchAt
         interval = runs.first { $0.interval != nil }?.interval ?? schedule?.interval
@@ -25,10 +27,12 @@ public struct StatusReport: Sendable, Encodable {
         self.runs = runs
         self.failing = failing
         self.unresolved = unresolved
+        self.checks = checks
     }
 
     private enum CodingKeys: String, CodingKey {
-        case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved
+        case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
+            checks
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -42,6 +46,7 @@ public struct StatusReport: Sendable, Encodable {
         try container.encode(runs, forKey: .runs)
         try container.encode(failing, forKey: .failing)
         try container.encode(unresolved, forKey: .unresolved)
+        try container.encode(checks, forKey: .checks)
     }
 
     /// The human-readable form.
@@ -56,6 +61,7 @@ public struct StatusReport: Sendable, Encodable {
         } else {
             lines.append("No fetch has run yet; the next `mustc fetch` will run one.")
         }
+        lines.append(checksLine(now: now))
         if !runs.isEmpty {
             lines.append("")
             lines.append("Recent runs:")
@@ -84,6 +90,29 @@ public struct StatusReport: Sendable, Encodable {
             lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension StatusReport {
+    /// "Movies due now 3, within an hour 5, within a day 40 (of 300); the next in 12m (...)."
+    func checksLine(now: Date) -> String {
+        guard checks.total > 0 else { return "No movies yet." }
+        let next = checks.nextCheckAt.map { "; the next \(Durations.describe(until: $0, from: now))" } ?? ""
+        return "Movies due now \(checks.dueNow), within an hour \(checks.dueWithinHour), within a day "
+            + "\(checks.dueWithinDay) (of \(checks.total))\(next)."
+    }
+}
+
+extension CheckCounts: Encodable {
+    private enum CodingKeys: String, CodingKey { case total, dueNow, dueWithinHour, dueWithinDay, nextCheckAt }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(total, forKey: .total)
+        try container.encode(dueNow, forKey: .dueNow)
+        try container.encode(dueWithinHour, forKey: .dueWithinHour)
+        try container.encode(dueWithinDay, forKey: .dueWithinDay)
+        try container.encode(nextCheckAt.map(ISO8601.string), forKey: .nextCheckAt)
     }
 }
 

@@ -20,7 +20,15 @@ public struct Scheduler: Sendable {
     /// The stored state; nil before the first run, when a fetch is due at once.
     public func state() throws(StoreError) -> ScheduleState? { try store.scheduleState() }
 
-    public func isDue() throws(StoreError) -> Bool { try state()?.isDue(at: now()) ?? true }
+    /// The stored state with `nextFetchAt` brought forward when a movie became due sooner (one added since the
+    /// last run); nil before the first run, when a fetch is due at once.
+    public func effectiveState() throws(StoreError) -> ScheduleState? {
+        guard var state = try state() else { return nil }
+        if let due = policy.dueDate(state: state, earliestCheck: try store.earliestCheck()) { state.nextFetchAt = due }
+        return state
+    }
+
+    public func isDue() throws(StoreError) -> Bool { try effectiveState()?.isDue(at: now()) ?? true }
 
     /// Ends the run's record. An interrupted run leaves the schedule as it was, so the next timer tick retries.
     @discardableResult
@@ -34,7 +42,8 @@ public struct Scheduler: Sendable {
         }
         let result = report.summary.result
         let next = policy.next(
-            after: result, from: try state(), at: ended, retryAfter: report.summary.retryAfter, random: random())
+            after: result, from: try state(), at: ended, earliestCheck: try store.earliestCheck(),
+            retryAfter: report.summary.retryAfter, random: random())
         try store.finishRun(
             id: id, at: ended, result: result.rawValue, summary: report.summary, requests: report.requests,
             schedule: next)

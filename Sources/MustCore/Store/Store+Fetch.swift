@@ -11,10 +11,12 @@ public struct StoredMovie: Sendable, Equatable {
     public var voteCount: Int?
     public var fetchError: String?
     public var notFoundAt: Date?
+    /// Its place in the per-movie schedule; nil when it has no schedule row.
+    public var check: MovieCheck?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
-        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil
+        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil
     ) {
         self.id = id
         self.title = title
@@ -24,6 +26,7 @@ public struct StoredMovie: Sendable, Equatable {
         self.voteCount = voteCount
         self.fetchError = fetchError
         self.notFoundAt = notFoundAt
+        self.check = check
     }
 }
 
@@ -35,38 +38,118 @@ public enum MovieWrite: Sendable, Equatable {
     case failure(movieId: Int64, message: String, notFound: Bool)
     /// A movie that failed before answered normally, unchanged.
     case recovered(movieId: Int64)
+    /// Where the movie now stands in the per-movie schedule; every check that got this far writes one.
+    case checked(movieId: Int64, MovieCheck)
+}
+
+/// The movies a run starting now covers.
+public struct FetchScope: Sendable, Equatable {
+    /// Movies in the library.
+    public var total: Int
+    /// Movies due at the start (all of them for a forced run).
+    public var due: Int
+    /// The last movie id present at the start; a forced run stops there, so movies added later wait.
+    public var lastId: Int64
+    /// The start: a scheduled run takes the movies due by then.
+    public var asOf: Date
+    public var force: Bool
+
+    public init(total: Int, due: Int, lastId: Int64, asOf: Date, force: Bool) {
+        (self.total, self.due, self.lastId, self.asOf, self.force) = (total, due, lastId, asOf, force)
+    }
+}
+
+/// Where a page of due movies ended: the next page starts after this schedule position.
+public struct DueCursor: Sendable, Equatable {
+    public var nextCheckAt: Double
+    public var movieId: Int64
 }
 
 extension Store {
-    /// How many movies a run starting now covers, and the last id among them; movies added later wait for the
-    /// next run.
-    public func fetchScope() throws(StoreError) -> (count: Int, lastId: Int64) {
+    /// How many movies a run starting at `now` covers: every movie when forced, else those due by then.
+    public func fetchScope(force: Bool = true, now: Date = Date()) throws(StoreError) -> FetchScope {
         try read { db in
             let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(id), 0) FROM movie")
-            return (row?[0] ?? 0, row?[1] ?? 0)
+            let total: Int = row?[0] ?? 0
+            let due =
+                force
+                ? total
+                : try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?",
+                    arguments: [now.timeIntervalSince1970]) ?? 0
+            return FetchScope(total: total, due: due, lastId: row?[1] ?? 0, asOf: now, force: force)
         }
     }
 
-    /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a run.
+    private static let storedMovieColumns = """
+        movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
+        movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
+        movieSchedule.nextCheckAt
+        """
+
+    /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
     public func moviesToRefresh(after afterId: Int64 = 0, through lastId: Int64 = .max, limit: Int = .max)
         throws(StoreError) -> [StoredMovie]
     {
         try read { db in
-            let rows = try Row.fetchCursor(
+            try Self.storedMovies(
                 db,
                 sql: """
-                    SELECT id, title, remoteId, popularity, voteAverage, voteCount, fetchError, notFoundAt
-                    FROM movie WHERE id > ? AND id <= ? ORDER BY id LIMIT ?
+                    SELECT \(Self.storedMovieColumns)
+                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
+                    WHERE movie.id > ? AND movie.id <= ? ORDER BY movie.id LIMIT ?
                     """,
                 arguments: [afterId, lastId, limit])
-            var movies: [StoredMovie] = []
-            while let row = try rows.next() {
-                movies.append(
-                    StoredMovie(
-                        id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
-                        voteCount: row[5], fetchError: row[6], notFoundAt: row[7]))
-            }
-            return movies
+        }
+    }
+
+    /// Up to `limit` movies due by `asOf`, most overdue first, after `cursor`: one page of a scheduled run.
+    /// Paging by schedule position rather than by offset, so rows this run has already rescheduled (now due
+    /// later than `asOf`) drop out and nothing is read twice. Reads the index range, not the table.
+    public func dueMovies(asOf: Date, after cursor: DueCursor? = nil, limit: Int = .max) throws(StoreError)
+        -> [StoredMovie]
+    {
+        try read { db in
+            try Self.storedMovies(
+                db,
+                sql: """
+                    SELECT \(Self.storedMovieColumns)
+                    FROM movieSchedule JOIN movie ON movie.id = movieSchedule.movieId
+                    WHERE movieSchedule.nextCheckAt <= ?
+                        AND (movieSchedule.nextCheckAt, movieSchedule.movieId) > (?, ?)
+                    ORDER BY movieSchedule.nextCheckAt, movieSchedule.movieId LIMIT ?
+                    """,
+                arguments: [
+                    asOf.timeIntervalSince1970, cursor?.nextCheckAt ?? -Double.infinity, cursor?.movieId ?? 0, limit,
+                ])
+        }
+    }
+
+    private static func storedMovies(_ db: Database, sql: String, arguments: StatementArguments) throws
+        -> [StoredMovie]
+    {
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var movies: [StoredMovie] = []
+        while let row = try rows.next() {
+            let next: Double? = row[10]
+            movies.append(
+                StoredMovie(
+                    id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
+                    voteCount: row[5], fetchError: row[6], notFoundAt: row[7],
+                    check: next.map { next in
+                        MovieCheck(
+                            checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
+                            nextCheckAt: Date(timeIntervalSince1970: next))
+                    }))
+        }
+        return movies
+    }
+
+    /// When the earliest movie is due; nil for an empty library. One step down the index.
+    public func earliestCheck() throws(StoreError) -> Date? {
+        try read { db in
+            try Double.fetchOne(db, sql: "SELECT min(nextCheckAt) FROM movieSchedule")
+                .map(Date.init(timeIntervalSince1970:))
         }
     }
 
@@ -90,6 +173,14 @@ extension Store {
                 case .recovered(let movieId):
                     try db.execute(
                         sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?", arguments: [movieId])
+                case .checked(let movieId, let check):
+                    // An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
+                    try db.execute(
+                        sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
+                        arguments: [
+                            check.checkedAt?.timeIntervalSince1970, check.interval,
+                            check.nextCheckAt.timeIntervalSince1970, movieId,
+                        ])
                 }
             }
         }

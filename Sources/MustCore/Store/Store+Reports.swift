@@ -11,8 +11,13 @@ public struct MovieListing: Sendable, Equatable, Encodable {
     public var remoteId: Int?
     public var releaseDate: String?
     public var members: [String]
+    /// When TMDB last answered for it, and when it is checked next (nil: never checked; due at once).
+    public var lastCheckedAt: Date?
+    public var nextCheckAt: Date?
 
-    private enum CodingKeys: String, CodingKey { case title, remoteId, releaseDate, members }
+    private enum CodingKeys: String, CodingKey {
+        case title, remoteId, releaseDate, members, lastCheckedAt, nextCheckAt
+    }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -20,6 +25,8 @@ public struct MovieListing: Sendable, Equatable, Encodable {
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(releaseDate, forKey: .releaseDate)
         try container.encode(members, forKey: .members)
+        try container.encode(lastCheckedAt.map(ISO8601.string), forKey: .lastCheckedAt)
+        try container.encode(nextCheckAt.map(ISO8601.string), forKey: .nextCheckAt)
     }
 }
 
@@ -75,8 +82,10 @@ extension Store {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name
+                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name,
+                        movieSchedule.checkedAt, movieSchedule.nextCheckAt
                     FROM movie
+                    LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
                     JOIN memberMovie ON memberMovie.movieId = movie.id
                     JOIN member ON member.id = memberMovie.memberId
                     WHERE ?1 IS NULL OR movie.id IN (
@@ -89,7 +98,13 @@ extension Store {
             while let row = try rows.next() {
                 let movieId: Int64 = row[0]
                 if movieId != currentId {
-                    listings.append(MovieListing(title: row[1], remoteId: row[2], releaseDate: row[3], members: []))
+                    let (checked, next): (Double?, Double?) = (row[5], row[6])
+                    listings.append(
+                        MovieListing(
+                            title: row[1], remoteId: row[2], releaseDate: row[3], members: [],
+                            lastCheckedAt: checked.map(Date.init(timeIntervalSince1970:)),
+                            // 0 is "never checked": due at once, shown as now rather than as 1970.
+                            nextCheckAt: next.map { Date(timeIntervalSince1970: max($0, 0)) }))
                     currentId = movieId
                 }
                 listings[listings.count - 1].members.append(row[4])

@@ -19,6 +19,16 @@ public struct FetchRunRecord: Sendable, Equatable {
     public var failure: String?
 }
 
+/// Where the library stands in the per-movie schedule.
+public struct CheckCounts: Sendable, Equatable {
+    public var total: Int
+    public var dueNow: Int
+    public var dueWithinHour: Int
+    public var dueWithinDay: Int
+    /// When the earliest movie is due; nil for an empty library.
+    public var nextCheckAt: Date?
+}
+
 /// A movie the last fetch could not refresh, and why.
 public struct FailingMovie: Sendable, Equatable {
     public var title: String
@@ -129,12 +139,35 @@ extension Store {
         try String.fetchAll(db, sql: "SELECT title FROM movie WHERE remoteId IS NULL ORDER BY titleKey")
     }
 
+    /// How many movies are due now, within an hour and within a day, and when the earliest is due.
+    public func checkCounts(now: Date = Date()) throws(StoreError) -> CheckCounts {
+        try read { db in try Self.checkCounts(db, now: now) }
+    }
+
+    /// Counts index ranges (nextCheckAt <= t), so it reads the due part of the index, not the table.
+    static func checkCounts(_ db: Database, now: Date) throws -> CheckCounts {
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1),
+                    (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1 + 3600),
+                    (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1 + 86400),
+                    (SELECT min(nextCheckAt) FROM movieSchedule),
+                    (SELECT count(*) FROM movie)
+                """,
+            arguments: [now.timeIntervalSince1970])
+        return CheckCounts(
+            total: row?[4] ?? 0, dueNow: row?[0] ?? 0, dueWithinHour: row?[1] ?? 0, dueWithinDay: row?[2] ?? 0,
+            nextCheckAt: (row?[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+
     /// Everything `mustc status` shows, read in one transaction so the schedule and the runs agree.
     public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
         try read { db in
             StatusReport(
                 schedule: try Self.scheduleState(db), runs: try Self.recentRuns(db, limit: runs),
-                failing: try Self.failingMovies(db), unresolved: try Self.unresolvedMovies(db), now: now)
+                failing: try Self.failingMovies(db), unresolved: try Self.unresolvedMovies(db),
+                checks: try Self.checkCounts(db, now: now), now: now)
         }
     }
 }
