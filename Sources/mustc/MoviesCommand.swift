@@ -45,8 +45,11 @@ struct MoviesCommand: AsyncParsableCommand {
                     [
                         movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
                         movie.members.joined(separator: "; "),
-                        movie.lastCheckedAt.map { Durations.approximate(now.timeIntervalSince($0)) + " ago" } ?? "never",
-                        movie.nextCheckAt.map { $0 <= now ? "due now" : "in " + Durations.approximate($0.timeIntervalSince(now)) }
+                        movie.lastCheckedAt.map { Durations.approximate(now.timeIntervalSince($0)) + " ago" }
+                            ?? "never",
+                        movie.nextCheckAt.map {
+                            $0 <= now ? "due now" : "in " + Durations.approximate($0.timeIntervalSince(now))
+                        }
                             ?? "",
                     ]
                 }

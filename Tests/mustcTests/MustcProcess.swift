@@ -13,6 +13,13 @@ struct Outcome: Sendable {
         guard let dictionary = object as? [String: Any] else { throw BinaryError.notAnObject(stdout) }
         return dictionary
     }
+
+    /// Standard output as a JSON array of objects, as `movies --format json` prints.
+    func jsonArray() throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        guard let array = object as? [[String: Any]] else { throw BinaryError.notAnObject(stdout) }
+        return array
+    }
 }
 
 enum BinaryError: Error {
