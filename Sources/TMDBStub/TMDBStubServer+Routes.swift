@@ -25,21 +25,34 @@ extension TMDBStubServer {
         return reply
     }
 
-    /// Not TMDB: lets benchmarks that run the `tmdb-stub` binary read its counters and change a rating.
+    /// Not TMDB: lets benchmarks that run the `tmdb-stub` binary read its counters and change ratings.
+    /// `/_stub/touch?id=N` (or `ids=N,M,...`) adds a vote, or with `field=popularity` moves the popularity.
     private func control(_ path: String, _ query: [String: String]) -> Reply {
         switch path {
         case "/_stub/stats":
             return Self.json([
                 "requests": served, "rateLimited": rateLimitedCount, "peakConcurrency": peakInFlight,
-                "connections": connectionsUnlocked,
+                "connections": connectionsUnlocked, "changes": changeLog.changes, "detections": changeLog.detections,
+                "delays": changeLog.delays.map { [$0.id, $0.seconds] as [Any] },
+                "unseenAges": changeLog.unseenAges(at: Date()),
             ])
         case "/_stub/touch":
-            guard let id = query["id"].flatMap(Int.init), var movie = movieUnlocked(id) else {
+            let ids = (query["ids"] ?? query["id"] ?? "").split(separator: ",").compactMap { Int($0) }
+            guard !ids.isEmpty, ids.allSatisfy({ movieUnlocked($0) != nil }) else {
                 return Self.error(404, code: 34, "No such stub movie.")
             }
-            movie.voteCount += 1
-            replaceUnlocked(movie)
-            return Self.json(["id": id, "vote_count": movie.voteCount])
+            let now = Date()
+            for id in ids {
+                guard var movie = movieUnlocked(id) else { continue }
+                if query["field"] == "popularity" {
+                    movie.popularity = (movie.popularity * 1000 + 137).rounded() / 1000
+                } else {
+                    movie.voteCount += 1
+                }
+                replaceUnlocked(movie)
+                changeLog.changed(id, at: now)
+            }
+            return Self.json(["touched": ids.count])
         default:
             return Self.error(404, code: 34, "The resource you requested could not be found.")
         }
@@ -76,6 +89,7 @@ extension TMDBStubServer {
         guard let movie = movieUnlocked(id) else {
             return Self.error(404, code: 34, "The resource you requested could not be found.")
         }
+        changeLog.answered(id, at: Date())
         return Self.json(movie.details)
     }
 

@@ -31,6 +31,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var connections: Set<Int32> = []
     private var accepted = 0
     private var stopped = false
+    var changeLog = ChangeLog()
 
     public private(set) var port: UInt16 = 0
     public var recordsRequests = true

@@ -37,13 +37,15 @@ public struct MovieSchedulePolicy: Sendable, Equatable {
     public var failureRetryInterval: TimeInterval
     public var notFoundRetryInterval: TimeInterval
     /// Each delay varies by up to this share either way, so movies added together drift apart instead of
-    /// staying in lock-step bursts. A delay never exceeds `maximumInterval` because of it.
+    /// staying in lock-step bursts. A delay never exceeds `maximumInterval` because of it, so at the cap the
+    /// spread only shortens: 5% rather than the run level's 10%. Worked out for a quiet week (factor 2, cap 96 ×
+    /// minimum): 12 checks per movie at 5%, 13 at 10%, i.e. 56× rather than 52× fewer than fixed polling.
     public var jitter: Double
 
     public init(
         minimumInterval: TimeInterval = 900, maximumInterval: TimeInterval = 86_400, factor: Double = 2,
         failureRetryInterval: TimeInterval = 600, notFoundRetryInterval: TimeInterval = 7 * 86_400,
-        jitter: Double = 0.1
+        jitter: Double = 0.05
     ) {
         self.minimumInterval = minimumInterval
         self.maximumInterval = max(maximumInterval, minimumInterval)
