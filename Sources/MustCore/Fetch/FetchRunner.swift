@@ -236,10 +236,6 @@ struct FetchRun {
     }
 }
 
-extension Duration {
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 /// Collects row changes and commits them in batches: by count, or when the oldest has waited `interval`.
 struct WriteBuffer {
     let store: Store
