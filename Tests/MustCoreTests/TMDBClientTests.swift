@@ -157,6 +157,16 @@ import Testing
         #expect(RetryAfter.seconds("soon", now: now) == nil)
     }
 
+    @Test func farRetryAfterIsCappedAtTenYears() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(RetryAfter.seconds("9223372036854775807", now: now) == Durations.longest)
+        #expect(RetryAfter.seconds("Wed, 21 Oct 2099 07:28:00 GMT", now: now) == Durations.longest)
+        #expect(RetryAfter.seconds("99999999999999999999999", now: now) == nil)
+        // The message rounds the wait to whole seconds; a value near Int.max trapped there.
+        let message = TMDBError.rateLimited(retryAfter: 9.3e18).description
+        #expect(message.hasSuffix("retry after 1000000000000000s"))
+    }
+
     @Test func backoffIsExponentialWithFullJitterAndHonoursRetryAfter() {
         let policy = RetryPolicy(maxRetries: 5, baseDelay: 1, maxDelay: 10)
         #expect(policy.delay(beforeRetry: 0, retryAfter: nil) { 0.999 } < 1)
