@@ -19,6 +19,8 @@ let package = Package(
             name: "MustCore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for the one setting GRDB does not wrap (SQLITE_FCNTL_PERSIST_WAL).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 "CCurl",
             ],
