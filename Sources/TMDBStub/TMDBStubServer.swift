@@ -115,18 +115,25 @@ public final class TMDBStubServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops listening and ends every connection; safe to call more than once.
+    ///
+    /// It only shuts sockets down, under the lock: the threads that use them close them. Closing them here
+    /// raced with those threads, and a number closed twice, or shut down after its thread had closed it, could
+    /// already belong to another stub in the same process (seen as "Couldn't connect to server" in parallel
+    /// suites once each suite stopped its stub).
     public func stop() {
-        let (fd, open) = locked { () -> (Int32, Set<Int32>) in
+        locked {
             stopped = true
-            return (listener, connections)
+            if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+            listener = -1
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
 
     private func acceptLoop(_ fd: Int32) {
+        defer { close(fd) }
         while true {
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else {

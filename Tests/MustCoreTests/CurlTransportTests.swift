@@ -5,13 +5,16 @@ import Testing
 @testable import MustCore
 
 /// The libcurl transport on its own, over loopback: connection reuse, limits, cancellation, the loop thread.
-@Suite struct CurlTransportTests {
+@Suite final class CurlTransportTests {
     let stub: TMDBStubServer
 
     init() throws {
         stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func request(_ path: String, timeout: TimeInterval = 5) -> HTTPRequest {
         HTTPRequest(
@@ -48,8 +51,9 @@ import Testing
     @Test func concurrentRequestsStayWithinTheConnectionLimit() async throws {
         stub.latency = 0.02
         let transport = CurlTransport.make(maxConnections: 3)
+        let details = request("movie/194")
         try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<24 { group.addTask { try await transport(request("movie/194")).status } }
+            for _ in 0..<24 { group.addTask { try await transport(details).status } }
             for try await status in group { #expect(status == 200) }
         }
         #expect(stub.requestCount == 24)
@@ -60,17 +64,21 @@ import Testing
     @Test func cancellationReturnsWhileTheServerStillHangs() async throws {
         stub.inject(.hang(seconds: 60), on: .details(id: 194))
         let transport = CurlTransport.make()
-        let task = Task { try await transport(request("movie/194", timeout: 120)) }
-        while stub.peakConcurrency == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let details = request("movie/194", timeout: 120)
+        let task = Task { try await transport(details) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while stub.peakConcurrency == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
+        try #require(stub.peakConcurrency > 0, "the request never reached the stub")
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test func alreadyCancelledRequestsNeverReachTheServer() async throws {
         let transport = CurlTransport.make()
+        let details = request("movie/194")
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await transport(request("movie/194"))
+            return try await transport(details)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(stub.requestCount == 0)

@@ -4,7 +4,7 @@ import TMDBStub
 import Testing
 
 /// The client against the stub over real loopback HTTP.
-@Suite struct TMDBClientTests {
+@Suite final class TMDBClientTests {
     let stub: TMDBStubServer
 
     init() throws {
@@ -15,6 +15,9 @@ import Testing
             ])
         try stub.start()
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func client(
         _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 5, retry: RetryPolicy = .none,
