@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "mustc",
-    platforms: [.macOS(.v13)],
+    // Built and run on Linux; on macOS, Mutex (Synchronization) and TaskExecutor need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mustc", targets: ["mustc"]),
         .executable(name: "tmdb-stub", targets: ["tmdb-stub"]),

@@ -41,6 +41,21 @@ import Testing
             try await CurlTransport.make()(request("movie/194")).body.count == CurlTransfer.maxBodyBytes - 1_000_000)
     }
 
+    /// curl refuses option strings over 8,000,000 bytes. The refusal was ignored and the transfer started
+    /// anyway, without the URL it was given; it must fail at once, saying what curl refused.
+    @Test func aURLCurlRefusesFailsInsteadOfFetchingThePreviousOne() async throws {
+        let transport = CurlTransport.make(maxConnections: 1)
+        #expect(try await transport(request("movie/194")).status == 200)
+        let huge = request("movie/129?pad=" + String(repeating: "x", count: 8_000_001))
+        await #expect {
+            try await transport(huge)
+        } throws: { error in
+            guard case .unreachable(let reason) = error as? TransportError else { return false }
+            return reason.contains("libcurl refused") && !reason.contains(self.stub.apiKey)
+        }
+        #expect(stub.requestCount == 1)
+    }
+
     @Test func sequentialRequestsShareOneConnection() async throws {
         let transport = CurlTransport.make(maxConnections: 4)
         for _ in 0..<30 { _ = try await transport(request("movie/194")) }
