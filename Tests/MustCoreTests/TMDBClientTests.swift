@@ -84,6 +84,31 @@ import Testing
         }
     }
 
+    /// A Retry-After within `RetryPolicy.maxDelay` is waited out; a longer one goes back to the caller at once
+    /// (the scheduler then caps it at `schedule.maximumInterval`), so no answer stalls a run.
+    @Test(arguments: [("1", 2), ("31", 1), ("Wed, 21 Oct 2099 07:28:00 GMT", 1)])
+    func theClientWaitsOutOnlyShortRetryAfters(_ header: String, requests: Int) async throws {
+        stub.inject(.rateLimited(retryAfter: header))
+        let started = ContinuousClock.now
+        let limiter = RateLimiter(requestsPerSecond: 1000)
+        var client = client(retry: RetryPolicy(maxRetries: 3, baseDelay: 0.01, maxDelay: 30))
+        client.limiter = limiter
+        var movie: RemoteMovie?
+        var failure: TMDBError?
+        do {
+            movie = try await client.details(id: 194)
+        } catch {
+            failure = error as? TMDBError
+        }
+        #expect(stub.requestCount == requests)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        if requests == 2 {
+            #expect(movie?.id == 194)
+        } else {
+            #expect(failure?.retryAfter ?? 0 > 30, "\(String(describing: failure))")
+        }
+    }
+
     @Test(arguments: HTTPTransportKind.allCases)
     func serverErrorsAreTypedAndRetried(over transport: HTTPTransportKind) async throws {
         stub.inject(.serverError(status: 503), times: 2)

@@ -251,7 +251,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
             ("NOSIGNAL", mustc_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)),
             ("PROTOCOLS_STR", mustc_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
             ("ACCEPT_ENCODING", mustc_easy_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")),
-            ("USERAGENT", mustc_easy_set_string(easy, CURLOPT_USERAGENT, "mustc")),
+            ("USERAGENT", mustc_easy_set_string(easy, CURLOPT_USERAGENT, "mustc/\(MustcVersion.current)")),
             ("PIPEWAIT", mustc_easy_set_long(easy, CURLOPT_PIPEWAIT, 1)),
             ("WRITEFUNCTION", mustc_easy_set_write_function(easy, receiveBody)),
             ("HEADERFUNCTION", mustc_easy_set_header_function(easy, receiveHeader)),
