@@ -53,6 +53,10 @@ struct ReadOnlyTests {
 
     @Test func everyReadCommandWorksWithoutWriteAccessAndWritesNothing() async throws {
         #expect(try await mustc("add", "--no-lookup", "Ann", "Up", "Amélie").status == 0)
+        // The writer kept the WAL files for readers, the -wal emptied.
+        let wal = try FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int
+        #expect(wal == 0)
+        #expect(FileManager.default.fileExists(atPath: database + "-shm"))
         try makeReadOnly()
         let before = try snapshot()
         let commands: [[String]] = [

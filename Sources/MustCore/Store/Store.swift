@@ -26,9 +26,13 @@ public final class Store: Sendable {
         var configuration = Self.configuration
         // Keep the -wal and -shm files when the last writer closes: a user who may only read the database
         // cannot create them, and SQLite cannot open a WAL database read-only without them.
+        // With a size limit, the kept -wal is truncated to zero bytes on close and to 4 MB after each checkpoint,
+        // rather than keeping the largest size a run ever gave it.
         configuration.prepareDatabase { db in
             var keep: Int32 = 1
-            _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
+            let kept = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
+            if kept != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: kept)) }
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
         do {
             writer = try DatabasePool(path: path, configuration: configuration)
