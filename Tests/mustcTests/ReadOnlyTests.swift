@@ -83,7 +83,6 @@ struct ReadOnlyTests {
             ".shell touch \(marker)", ".shell sleep 5", "COMMIT",
         ]
         try writer.run()
-        defer { writer.waitUntilExit() }
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: marker), Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
@@ -93,6 +92,10 @@ struct ReadOnlyTests {
         #expect(members.status == 0, "\(members.all)")
         #expect(members.stdout.contains("Ann") && !members.stdout.contains("Uncommitted"))
         #expect(writer.isRunning, "the read finished only after the writer let go")
+        let end = Date().addingTimeInterval(30)
+        while writer.isRunning, Date() < end { try await Task.sleep(for: .milliseconds(50)) }
+        if writer.isRunning { writer.terminate() }
+        #expect(try sqlite(database, "SELECT count(*) FROM member") == "2", "the writer committed in the end")
     }
 
     @Test func aSchemaThatNeedsMigratingNamesWhoCanMigrateIt() async throws {
