@@ -53,6 +53,8 @@ import Testing
         #expect(ISO8601.string(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(ISO8601.string(Date(timeIntervalSince1970: 1_795_000_000.9)) == "2026-11-18T11:06:40Z")
         #expect(ISO8601.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59Z")
+        #expect(ISO8601.string(Date(timeIntervalSince1970: -1e300)) == "0001-01-01T00:00:00Z")
     }
 
     /// The table for `report`, written out by hand: one decimal, and a dash for each figure not fetched yet.

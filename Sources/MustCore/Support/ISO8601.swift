@@ -11,7 +11,9 @@ public enum ISO8601 {
 
     /// Digits written with gmtime_r: Foundation's ISO 8601 style cost a fifth of a large report.
     static func write(_ date: Date, into bytes: inout [UInt8]) {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // Years 0001…9999 only: a time from a hand-edited database (1e300) trapped in time_t(_:).
+        let clamped = min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799)
+        var seconds = time_t(clamped.isNaN ? 0 : clamped.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func digits(_ value: Int32, _ count: Int) {
