@@ -115,18 +115,24 @@ public final class TMDBStubServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Stops listening and cuts every open connection. The shutdowns happen under the lock, and a connection's
+    /// descriptor is closed under it too (`serve`), so a descriptor number the kernel has already handed to
+    /// another socket in this process (a client's, in a test) is never shut down by mistake: seen as curl's
+    /// "Failed sending data to the peer" once suites began stopping their stubs in parallel.
     public func stop() {
-        let (fd, open) = locked { () -> (Int32, Set<Int32>) in
+        locked {
             stopped = true
-            return (listener, connections)
+            // Shut down, not closed: the accept thread closes it on its way out, so its number cannot be handed
+            // to another server's socket while that thread may still call accept on it.
+            if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
 
     private func acceptLoop(_ fd: Int32) {
+        defer { close(fd) }
         while true {
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else {
@@ -162,8 +168,10 @@ public final class TMDBStubServer: @unchecked Sendable {
             wire.write(status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive)
             if !head.keepAlive { break }
         }
-        locked { _ = connections.remove(connection) }
-        close(connection)
+        locked {
+            _ = connections.remove(connection)
+            close(connection)
+        }
     }
 
     /// Sleeps in short steps so that `stop()` is not held up by a hanging response.

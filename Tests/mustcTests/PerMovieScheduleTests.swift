@@ -91,6 +91,10 @@ import Testing
     }
 
     @Test func statusAndMoviesShowThePerMovieSchedule() async throws {
+        // Minutes here, so a slow machine cannot bring the checked movies due during the test.
+        let config = mustc.home.file("config.json")
+        try #"{"schedule": {"minimumInterval": "15m"}, "tmdb": {"maxRequestsPerSecond": 2000}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
         try await seed(5)
         let added = try await mustc("add", "--no-lookup", "Bob", "Movie 6")
         #expect(added.status == 0)

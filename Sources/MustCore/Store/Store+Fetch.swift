@@ -42,6 +42,29 @@ public enum MovieWrite: Sendable, Equatable {
     case checked(movieId: Int64, MovieCheck)
 }
 
+extension MovieWrite {
+    public var movieId: Int64 {
+        switch self {
+        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _):
+            id
+        }
+    }
+
+    /// True for the writes whose outcome the run counted as a change.
+    public var isChange: Bool {
+        switch self {
+        case .ratings, .resolved: true
+        case .failure, .recovered, .checked: false
+        }
+    }
+}
+
+/// A write SQLite refused, alone: the rest of its batch was committed.
+public struct WriteFailure: Sendable, Equatable {
+    public var write: MovieWrite
+    public var reason: String
+}
+
 /// The movies a run starting now covers.
 public struct FetchScope: Sendable, Equatable {
     /// Movies in the library.
@@ -164,35 +187,66 @@ extension Store {
     }
 
     /// Applies a batch in one short transaction, so `mustc add` never waits long behind a fetch.
-    public func apply(_ writes: [MovieWrite], now: Date = Date()) throws(StoreError) {
-        guard !writes.isEmpty else { return }
-        try write { db in
+    ///
+    /// Each write runs in a savepoint of its own: a row SQLite refuses (a constraint, a value it cannot store)
+    /// rolls back only itself, is returned as a failure, and its movie records why; the rest of the batch
+    /// commits. Errors that concern the whole database (busy, disk full, I/O) still fail the batch.
+    @discardableResult
+    public func apply(_ writes: [MovieWrite], now: Date = Date()) throws(StoreError) -> [WriteFailure] {
+        guard !writes.isEmpty else { return [] }
+        return try write { db in
+            var failures: [WriteFailure] = []
             for change in writes {
-                switch change {
-                case .ratings(let movieId, let remote):
-                    try Self.updateRatings(db, movieId: movieId, with: remote, now: now)
-                case .resolved(let movieId, let remote):
-                    _ = try Self.resolve(db, movieId: movieId, with: remote, now: now)
-                case .failure(let movieId, let message, let notFound):
-                    try db.execute(
-                        sql: """
-                            UPDATE movie SET fetchError = ?, notFoundAt = CASE WHEN ? THEN ? ELSE notFoundAt END
-                            WHERE id = ?
-                            """,
-                        arguments: [message, notFound, now, movieId])
-                case .recovered(let movieId):
-                    try db.execute(
-                        sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?", arguments: [movieId])
-                case .checked(let movieId, let check):
-                    // An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
-                    try db.execute(
-                        sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
-                        arguments: [
-                            check.checkedAt?.timeIntervalSince1970, check.interval,
-                            check.nextCheckAt.timeIntervalSince1970, movieId,
-                        ])
+                do {
+                    try db.inSavepoint {
+                        try Self.apply(change, db, now: now)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where !Self.isRowError(error) {
+                    throw error
+                } catch {
+                    let failure = WriteFailure(write: change, reason: "could not store: \(Self.reason(error))")
+                    failures.append(failure)
+                    try? db.inSavepoint {
+                        try Self.apply(
+                            .failure(movieId: change.movieId, message: failure.reason, notFound: false), db, now: now)
+                        return .commit
+                    }
                 }
             }
+            return failures
+        }
+    }
+
+    /// Errors that belong to one row rather than to the database.
+    private static func isRowError(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
+    }
+
+    private static func apply(_ change: MovieWrite, _ db: Database, now: Date) throws {
+        switch change {
+        case .ratings(let movieId, let remote):
+            try updateRatings(db, movieId: movieId, with: remote, now: now)
+        case .resolved(let movieId, let remote):
+            _ = try resolve(db, movieId: movieId, with: remote, now: now)
+        case .failure(let movieId, let message, let notFound):
+            try db.execute(
+                sql: """
+                    UPDATE movie SET fetchError = ?, notFoundAt = CASE WHEN ? THEN ? ELSE notFoundAt END
+                    WHERE id = ?
+                    """,
+                arguments: [message, notFound, now, movieId])
+        case .recovered(let movieId):
+            try db.execute(
+                sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?", arguments: [movieId])
+        case .checked(let movieId, let check):
+            // An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
+            try db.execute(
+                sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
+                arguments: [
+                    check.checkedAt?.timeIntervalSince1970, check.interval, check.nextCheckAt.timeIntervalSince1970,
+                    movieId,
+                ])
         }
     }
 }
