@@ -24,19 +24,21 @@ struct MoviesCommand: AsyncParsableCommand {
             let movies = try store.movies(member: member)
             let rows = movies.map { movie in
                 [
-                    movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
-                    movie.members.joined(separator: "; "),
+                    movie.title, movie.year.map(String.init) ?? "", movie.remoteId.map(String.init) ?? "",
+                    movie.releaseDate ?? "", movie.members.joined(separator: "; "),
                 ]
             }
             switch format {
             case .json: print(ReportRenderer.json(movies))
             case .csv:
                 print(
-                    ReportRenderer.csv(header: ["title", "remoteId", "releaseDate", "members"], rows: rows),
+                    ReportRenderer.csv(header: ["title", "year", "remoteId", "releaseDate", "members"], rows: rows),
                     terminator: "")
             case .table:
+                // The table shows "Dune (1984)" in one column, as ratings does.
                 let header = ["Movie", "TMDB id", "Released", "Kept by"]
-                print(movies.isEmpty ? "No movies yet." : ReportRenderer.table(header: header, rows: rows))
+                let shown = zip(movies, rows).map { movie, row in [movie.shown] + row.dropFirst(2) }
+                print(movies.isEmpty ? "No movies yet." : ReportRenderer.table(header: header, rows: shown))
             }
         }
     }

@@ -29,9 +29,27 @@ public struct UpdateMovieOperation: Sendable {
         }
     }
 
+    /// Resolves only what names one movie: an exact title (and year) match, the most popular of remakes with the
+    /// same title, or an IMDb id TMDB knows. A fuzzy result is never taken; the movie waits for `mustc resolve`.
     private func resolve() async throws -> (FetchOutcome, MovieWrite?) {
-        guard let remote = try await client.lookUp(title: movie.title) else {
-            return failed(FetchFailure(kind: .notFound, message: "TMDB found nothing for \"\(movie.title)\""))
+        if case .imdb(let imdbId)? = try? MovieReference.parse(movie.title) {
+            guard let remote = try await client.find(imdbId: imdbId) else {
+                return failed(FetchFailure(kind: .notFound, message: "TMDB knows no movie with IMDb id \(imdbId)"))
+            }
+            return (.changed, .resolved(movieId: movie.id, remote))
+        }
+        let match = try await client.match(title: movie.title, year: movie.year)
+        guard let remote = match.taken else {
+            let shown = MovieName.shown(movie.title, movie.year)
+            guard case .needsChoice(let candidates) = match, !candidates.isEmpty else {
+                return failed(FetchFailure(kind: .notFound, message: "TMDB found nothing for \"\(shown)\""))
+            }
+            let closest = candidates.map { "\(MovieName.shown($0.title ?? "?", $0.year)) tmdb:\($0.id)" }
+            return failed(
+                FetchFailure(
+                    kind: .notFound,
+                    message: "no TMDB title matches \"\(shown)\" exactly (closest: \(closest.joined(separator: ", "))); "
+                        + "pick one with mustc resolve"))
         }
         return (.changed, .resolved(movieId: movie.id, remote))
     }

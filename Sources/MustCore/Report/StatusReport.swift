@@ -12,6 +12,8 @@ public struct StatusReport: Sendable, Encodable {
     public var runs: [FetchRunRecord]
     public var failing: [FailingMovie]
     public var unresolved: [String]
+    /// Movies no TMDB title matched exactly, with the closest results (StatusReport+Choices.swift).
+    public var needsChoice: [MovieNeedingChoice] = []
 
     public init(
         schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String], now: Date
@@ -28,7 +30,8 @@ public struct StatusReport: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved
+        case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
+            needsChoice
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -42,6 +45,7 @@ public struct StatusReport: Sendable, Encodable {
         try container.encode(runs, forKey: .runs)
         try container.encode(failing, forKey: .failing)
         try container.encode(unresolved, forKey: .unresolved)
+        try container.encode(needsChoice, forKey: .needsChoice)
     }
 
     /// The human-readable form.
@@ -83,6 +87,7 @@ public struct StatusReport: Sendable, Encodable {
             lines.append("")
             lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
         }
+        lines.append(contentsOf: choiceLines())
         return lines.joined(separator: "\n")
     }
 }

@@ -11,10 +11,12 @@ public struct StoredMovie: Sendable, Equatable {
     public var voteCount: Int?
     public var fetchError: String?
     public var notFoundAt: Date?
+    /// The year the user gave: a search for an unresolved movie must ask for that one, not its remake.
+    public var year: Int?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
-        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil
+        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, year: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -24,13 +26,15 @@ public struct StoredMovie: Sendable, Equatable {
         self.voteCount = voteCount
         self.fetchError = fetchError
         self.notFoundAt = notFoundAt
+        self.year = year
     }
 }
 
 /// One row change an UpdateMovieOperation asks for; the runner applies them in batches.
 public enum MovieWrite: Sendable, Equatable {
     case ratings(movieId: Int64, RemoteMovie)
-    /// A movie without a remote id was found by search; it may merge into the movie that already has the id.
+    /// A movie without a remote id was found by an exact search match (or by its IMDb id); it may merge into the
+    /// movie that already has the id, taking its links and aliases along.
     case resolved(movieId: Int64, RemoteMovie)
     case failure(movieId: Int64, message: String, notFound: Bool)
     /// A movie that failed before answered normally, unchanged.
@@ -55,7 +59,7 @@ extension Store {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, title, remoteId, popularity, voteAverage, voteCount, fetchError, notFoundAt
+                    SELECT id, title, remoteId, popularity, voteAverage, voteCount, fetchError, notFoundAt, year
                     FROM movie WHERE id > ? AND id <= ? ORDER BY id LIMIT ?
                     """,
                 arguments: [afterId, lastId, limit])
@@ -64,7 +68,7 @@ extension Store {
                 movies.append(
                     StoredMovie(
                         id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
-                        voteCount: row[5], fetchError: row[6], notFoundAt: row[7]))
+                        voteCount: row[5], fetchError: row[6], notFoundAt: row[7], year: row[8]))
             }
             return movies
         }

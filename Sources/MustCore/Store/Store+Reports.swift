@@ -8,15 +8,20 @@ public struct MemberSummary: Sendable, Equatable, Encodable {
 
 public struct MovieListing: Sendable, Equatable, Encodable {
     public var title: String
+    public var year: Int?
     public var remoteId: Int?
     public var releaseDate: String?
     public var members: [String]
 
-    private enum CodingKeys: String, CodingKey { case title, remoteId, releaseDate, members }
+    private enum CodingKeys: String, CodingKey { case title, year, remoteId, releaseDate, members }
+
+    /// "Dune (1984)", or the title alone when the year is unknown.
+    public var shown: String { MovieName.shown(title, year) }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(releaseDate, forKey: .releaseDate)
         try container.encode(members, forKey: .members)
@@ -31,12 +36,12 @@ extension Store {
                 db,
                 sql: """
                     SELECT member.id, member.name, movie.title, movie.remoteId, movie.popularity,
-                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id
+                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id, movie.year
                     FROM member
                     LEFT JOIN memberMovie ON memberMovie.memberId = member.id
                     LEFT JOIN movie ON movie.id = memberMovie.movieId
                     WHERE ?1 IS NULL OR member.nameKey = ?1
-                    ORDER BY member.nameKey, movie.titleKey
+                    ORDER BY member.nameKey, movie.titleKey, movie.year, movie.id
                     """,
                 arguments: [member.map(TitleKey.make)])
             var members: [MemberRatings] = []
@@ -50,8 +55,8 @@ extension Store {
                 guard row[8] as Int64? != nil else { continue }
                 members[members.count - 1].movies.append(
                     MovieRating(
-                        title: row[2], remoteId: row[3], popularity: row[4], voteAverage: row[5], voteCount: row[6],
-                        updatedAt: row[7]))
+                        title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
+                        voteCount: row[6], updatedAt: row[7]))
             }
             return RatingsReport(members: members)
         }
@@ -75,13 +80,13 @@ extension Store {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name
+                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name, movie.year
                     FROM movie
                     JOIN memberMovie ON memberMovie.movieId = movie.id
                     JOIN member ON member.id = memberMovie.memberId
                     WHERE ?1 IS NULL OR movie.id IN (
                         SELECT movieId FROM memberMovie JOIN member ON member.id = memberId WHERE nameKey = ?1)
-                    ORDER BY movie.titleKey, movie.id, member.nameKey
+                    ORDER BY movie.titleKey, movie.year, movie.id, member.nameKey
                     """,
                 arguments: [member.map(TitleKey.make)])
             var listings: [MovieListing] = []
@@ -89,7 +94,8 @@ extension Store {
             while let row = try rows.next() {
                 let movieId: Int64 = row[0]
                 if movieId != currentId {
-                    listings.append(MovieListing(title: row[1], remoteId: row[2], releaseDate: row[3], members: []))
+                    listings.append(
+                        MovieListing(title: row[1], year: row[5], remoteId: row[2], releaseDate: row[3], members: []))
                     currentId = movieId
                 }
                 listings[listings.count - 1].members.append(row[4])
