@@ -51,6 +51,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     // MARK: Catalogue and behaviour
 
     public func upsert(_ movie: StubMovie) { locked { movies[movie.id] = movie } }
+    public func upsert(contentsOf list: [StubMovie]) { locked { for movie in list { movies[movie.id] = movie } } }
     public func remove(id: Int) { locked { _ = movies.removeValue(forKey: id) } }
     public func movie(id: Int) -> StubMovie? { locked { movies[id] } }
 
@@ -204,7 +205,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private func buildSearchIndex() -> [(suffix: String, id: Int, whole: Bool)] {
         var index: [(suffix: String, id: Int, whole: Bool)] = []
         for movie in movies.values {
-            for key in Set([TitleKey.make(movie.title), TitleKey.make(movie.originalTitle)]) {
+            for key in Set([Self.fold(movie.title), Self.fold(movie.originalTitle)]) {
                 var atWordStart = true
                 for position in key.indices {
                     if atWordStart { index.append((String(key[position...]), movie.id, position == key.startIndex)) }
@@ -218,6 +219,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
+    var allMoviesUnlocked: Dictionary<Int, StubMovie>.Values { movies.values }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }
     var connectionsUnlocked: Int { accepted }
