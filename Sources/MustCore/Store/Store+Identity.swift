@@ -17,9 +17,11 @@ public struct MovieName: Sendable, Equatable {
 
     public var shown: String { Self.shown(title, year) }
 
-    /// "Dune (1984)", or the title alone when the year is unknown.
+    /// "Dune (1984)", or the title alone when the year is unknown or already in it (a title typed that way before
+    /// years were kept).
     public static func shown(_ title: String, _ year: Int?) -> String {
-        year.map { "\(title) (\($0))" } ?? title
+        guard let year, !title.hasSuffix("(\(year))") else { return title }
+        return "\(title) (\(year))"
     }
 
     /// What to type to name this movie again: its title and year when the year is known (readable, and it tells
