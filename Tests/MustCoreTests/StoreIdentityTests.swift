@@ -44,7 +44,9 @@ import Testing
         #expect(
             try store.unlink(member: "Bob", title: "LE FABULEUX DESTIN D'AMELIE POULAIN")
                 == .unlinked(member: "Bob", title: "Amélie", movieDeleted: false))
-        #expect(try store.unlink(member: "Ann", title: "amelie") == .unlinked(member: "Ann", title: "Amélie", movieDeleted: false))
+        #expect(
+            try store.unlink(member: "Ann", title: "amelie")
+                == .unlinked(member: "Ann", title: "Amélie", movieDeleted: false))
         #expect(try sqlite(path, "SELECT count(*) FROM movieAlias WHERE movieId = \(amelie.movieId)") == "2")
         #expect(try store.movies().map(\.members) == [["Cleo"]])
     }

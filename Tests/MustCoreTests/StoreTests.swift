@@ -16,7 +16,9 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         _ = try open()
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(try sqlite(path, "PRAGMA journal_mode") == "wal")
-        #expect(try sqlite(path, "SELECT group_concat(identifier) FROM schemaMigration") == "0001_initial,0002_fetch,0004_identity")
+        #expect(
+            try sqlite(path, "SELECT group_concat(identifier) FROM schemaMigration")
+                == "0001_initial,0002_fetch,0004_identity")
     }
 
     @Test func linkFindsOrCreatesByFoldedKeys() throws {

@@ -30,7 +30,8 @@ import Testing
     @Test func anOldSchemaDatabaseUpgradesWithNothingLost() async throws {
         let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appending(path: "../../Migrations").standardized
-        var script = "BEGIN; CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);"
+        var script =
+            "BEGIN; CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);"
         for file in ["0001_initial", "0002_fetch"] {
             script += try String(contentsOf: migrations.appending(path: file + ".sql"), encoding: .utf8)
             script += "\nINSERT INTO schemaMigration VALUES ('\(file)', '2026-11-01 10:00:00.000');\n"
@@ -53,9 +54,12 @@ import Testing
         let movies = members.map { ($0["movies"] as? [[String: Any]] ?? []).map { $0["title"] as? String } }
         #expect(movies == [["Amélie"], ["Amélie", "Heat"]])
         let amelie = try #require((members.first?["movies"] as? [[String: Any]])?.first)
-        #expect(amelie["remoteId"] as? Int == 194 && amelie["year"] as? Int == 2001 && amelie["voteCount"] as? Int == 11_412)
+        #expect(
+            amelie["remoteId"] as? Int == 194 && amelie["year"] as? Int == 2001 && amelie["voteCount"] as? Int == 11_412
+        )
         #expect(try sqlite(mustc.databasePath, "PRAGMA foreign_key_check") == "")
         #expect(try await mustc("remove", "bob", "HEAT").stdout.contains("Bob no longer has \"Heat\"."))
-        #expect(try await mustc("add", "--no-lookup", "Cleo", "amelie").stdout.contains("Cleo now has \"Amélie (2001)\"."))
+        #expect(
+            try await mustc("add", "--no-lookup", "Cleo", "amelie").stdout.contains("Cleo now has \"Amélie (2001)\"."))
     }
 }

@@ -112,7 +112,8 @@ import Testing
         let json = try await mustc("status", "--json").json()
         let waiting = try #require(json["needsChoice"] as? [[String: Any]])
         #expect(waiting.first?["title"] as? String == "Disney")
-        #expect((waiting.first?["candidates"] as? [[String: Any]])?.map { $0["remoteId"] as? Int } == [1_027_159, 603_692])
+        #expect(
+            (waiting.first?["candidates"] as? [[String: Any]])?.map { $0["remoteId"] as? Int } == [1_027_159, 603_692])
 
         let resolved = try await mustc("resolve", "ann", "DISNEY", "tmdb:603692")
         #expect(resolved.status == 0, "\(resolved.all)")

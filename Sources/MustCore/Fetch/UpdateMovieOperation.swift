@@ -48,7 +48,8 @@ public struct UpdateMovieOperation: Sendable {
             return failed(
                 FetchFailure(
                     kind: .notFound,
-                    message: "no TMDB title matches \"\(shown)\" exactly (closest: \(closest.joined(separator: ", "))); "
+                    message:
+                        "no TMDB title matches \"\(shown)\" exactly (closest: \(closest.joined(separator: ", "))); "
                         + "pick one with mustc resolve"))
         }
         return (.changed, .resolved(movieId: movie.id, remote))
