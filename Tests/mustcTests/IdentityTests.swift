@@ -122,12 +122,13 @@ import Testing
         #expect(!(try await mustc("status").stdout.contains("Movies that need a choice")))
     }
 
-    @Test func aFetchNeverResolvesByAFuzzyMatchEither() async throws {
-        #expect(try await mustc("add", "--no-lookup", "Ann", "Disney", "Up").status == 0)
+    @Test func aFetchSearchesWithTheYearAndNeverResolvesByAFuzzyMatch() async throws {
+        #expect(try await mustc("add", "--no-lookup", "Ann", "Disney", "Up", "Dune (1984)").status == 0)
         let fetch = try await mustc("fetch", "--force")
         #expect(fetch.status == 0, "\(fetch.all)")
         let movies = try await ratings()
-        #expect(movies["Ann"]?.map { $0["remoteId"] as? Int } == [nil, 14160])
+        // The year given at add reaches the fetch's search: the 1984 film, not its more popular remake.
+        #expect(movies["Ann"]?.map { $0["remoteId"] as? Int } == [nil, 841, 14160])
         let status = try await mustc("status")
         #expect(status.stdout.contains("no TMDB title matches \"Disney\" exactly"), "\(status.all)")
     }

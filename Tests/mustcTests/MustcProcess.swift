@@ -17,6 +17,7 @@ struct Outcome: Sendable {
 
 enum BinaryError: Error {
     case notFound(String)
+    case timedOut([String], seconds: Double)
     case notAnObject(String)
 }
 
@@ -72,13 +73,19 @@ struct MustcBinary: Sendable {
         return Running(process: process, stdoutPath: out, stderrPath: err)
     }
 
-    @discardableResult
-    func callAsFunction(_ arguments: String...) async throws -> Outcome {
-        try await start(arguments).wait()
-    }
+    /// Longer than any command takes on a loaded 2-core machine; a process still running then is a hang.
+    static let deadline: Double = 120
 
     @discardableResult
-    func run(_ arguments: [String]) async throws -> Outcome { try await start(arguments).wait() }
+    func callAsFunction(_ arguments: String...) async throws -> Outcome { try await run(arguments) }
+
+    /// Runs to the end, or kills the process at the deadline and throws.
+    @discardableResult
+    func run(_ arguments: [String]) async throws -> Outcome {
+        let (outcome, exited) = try await start(arguments).wait(orKillAfter: Self.deadline)
+        guard exited else { throw BinaryError.timedOut(arguments, seconds: Self.deadline) }
+        return outcome
+    }
 }
 
 struct Running: @unchecked Sendable {
