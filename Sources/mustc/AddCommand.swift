@@ -59,10 +59,11 @@ struct AddCommand: AsyncParsableCommand {
             var warnedNoCredentials = false
             for reference in try references() {
                 let link = try store.link(member: validatedMember, movie: reference)
+                // A movie named by an id shows the id until TMDB names it.
+                let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
                 print(
                     link.linked
-                        ? "\(link.member) now has \"\(link.shown)\"."
-                        : "\(link.member) already has \"\(link.shown)\"; nothing changed.")
+                        ? "\(link.member) now has \(shown)." : "\(link.member) already has \(shown); nothing changed.")
                 // A movie named by its id has the id before TMDB was asked; it still needs its title and figures.
                 guard !noLookup, link.remoteId == nil || link.updatedAt == nil else { continue }
                 guard let client else {

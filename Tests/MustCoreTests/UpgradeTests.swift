@@ -82,4 +82,30 @@ import Testing
                 == .unlinked(member: "Bob", title: "No Such Film", movieDeleted: true))
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
     }
+
+    /// The per-movie schedule migration (0003, on another branch) lands before 0004: a table keyed by movie id with
+    /// ON DELETE CASCADE, filled by an insert trigger. 0004 must leave both working and lose none of their rows.
+    @Test func tablesAndTriggersThatReferenceMoviesSurviveTheUpgrade() throws {
+        try Self.writeOldDatabase(at: path)
+        _ = try sqlite(
+            path,
+            """
+            CREATE TABLE movieSchedule (
+                movieId INTEGER PRIMARY KEY REFERENCES movie(id) ON DELETE CASCADE, nextCheckAt TEXT);
+            CREATE TRIGGER movie_schedule_insert AFTER INSERT ON movie BEGIN
+                INSERT INTO movieSchedule (movieId, nextCheckAt) VALUES (new.id, 'now');
+            END;
+            INSERT INTO movieSchedule (movieId, nextCheckAt) SELECT id, 'later' FROM movie;
+            """)
+        let store = try Store(path: path, logger: quietLogger)
+        #expect(try sqlite(path, "SELECT count(*) FROM movieSchedule WHERE nextCheckAt = 'later'") == "4")
+        let added = try store.link(member: "Ann", movie: .title("The Lion King", year: 2019))
+        #expect(added.movieCreated)
+        #expect(try sqlite(path, "SELECT nextCheckAt FROM movieSchedule WHERE movieId = \(added.movieId)") == "now")
+        // Resolved to the id movie 2 holds: merged into it, so its row and schedule go, movie 2's stay.
+        _ = try store.resolve(movieId: added.movieId, with: StoreIdentityTests.dune2021)
+        #expect(try sqlite(path, "SELECT count(*) FROM movieSchedule WHERE movieId = \(added.movieId)") == "0")
+        #expect(try sqlite(path, "SELECT nextCheckAt FROM movieSchedule WHERE movieId = 2") == "later")
+        #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
+    }
 }

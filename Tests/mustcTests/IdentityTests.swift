@@ -68,7 +68,7 @@ import Testing
     @Test func addByTMDBAndIMDbIdsAndURLs() async throws {
         let byTMDB = try await mustc("add", "Ann", "tmdb:438631")
         #expect(byTMDB.status == 0, "\(byTMDB.all)")
-        #expect(byTMDB.stdout.contains("TMDB: Dune (2021), id 438631"))
+        #expect(byTMDB.stdout.contains("Ann now has tmdb:438631.\n  TMDB: Dune (2021), id 438631"))
         stub.resetCounters()
         // Details gave the IMDb id too, so naming it that way finds the same movie without asking TMDB.
         let byIMDb = try await mustc("add", "Bob", "imdb:tt1160419")
