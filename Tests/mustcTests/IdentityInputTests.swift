@@ -28,25 +28,16 @@ import Testing
     }
 
     @Test func anOldSchemaDatabaseUpgradesWithNothingLost() async throws {
-        let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appending(path: "../../Migrations").standardized
-        var script =
-            "BEGIN; CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);"
-        for file in ["0001_initial", "0002_fetch"] {
-            script += try String(contentsOf: migrations.appending(path: file + ".sql"), encoding: .utf8)
-            script += "\nINSERT INTO schemaMigration VALUES ('\(file)', '2026-11-01 10:00:00.000');\n"
-        }
-        script += """
-            INSERT INTO member VALUES (1, 'Ann', 'ann', '2026-11-01'), (2, 'Bob', 'bob', '2026-11-01');
-            INSERT INTO movie (id, title, titleKey, remoteId, voteAverage, voteCount, releaseDate, updatedAt, createdAt)
-            VALUES (1, 'Amélie', 'amelie', 194, 7.9, 11412, '2001-04-25', '2026-11-02 10:00:00.000', '2026-11-01'),
-                   (2, 'Heat', 'heat', NULL, NULL, NULL, NULL, NULL, '2026-11-01');
-            INSERT INTO memberMovie VALUES (1, 1, '2026-11-01'), (2, 1, '2026-11-01'), (2, 2, '2026-11-01');
-            COMMIT;
-            """
-        try FileManager.default.createDirectory(
-            atPath: (mustc.databasePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        _ = try sqlite(mustc.databasePath, script)
+        try writeOldDatabase(
+            at: mustc.databasePath,
+            rows: """
+                INSERT INTO member VALUES (1, 'Ann', 'ann', '2026-11-01'), (2, 'Bob', 'bob', '2026-11-01');
+                INSERT INTO movie (id, title, titleKey, remoteId, voteAverage, voteCount, releaseDate, updatedAt,
+                    createdAt)
+                VALUES (1, 'Amélie', 'amelie', 194, 7.9, 11412, '2001-04-25', '2026-11-02 10:00:00.000', '2026-11-01'),
+                       (2, 'Heat', 'heat', NULL, NULL, NULL, NULL, NULL, '2026-11-01');
+                INSERT INTO memberMovie VALUES (1, 1, '2026-11-01'), (2, 1, '2026-11-01'), (2, 2, '2026-11-01');
+                """)
 
         let report = try await mustc("ratings", "--format", "json")
         #expect(report.status == 0, "\(report.all)")
@@ -62,4 +53,19 @@ import Testing
         #expect(
             try await mustc("add", "--no-lookup", "Cleo", "amelie").stdout.contains("Cleo now has \"Amélie (2001)\"."))
     }
+}
+
+/// Writes a database as mustc did before migration 0004: the repository's earlier migration files, recorded as
+/// applied, then `rows`, all through the stock sqlite3 CLI.
+func writeOldDatabase(at path: String, rows: String) throws {
+    let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appending(path: "../../Migrations").standardized
+    var script = "BEGIN; CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);"
+    for file in ["0001_initial", "0002_fetch"] {
+        script += try String(contentsOf: migrations.appending(path: file + ".sql"), encoding: .utf8)
+        script += "\nINSERT INTO schemaMigration VALUES ('\(file)', '2026-11-01 10:00:00.000');\n"
+    }
+    try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    _ = try sqlite(path, script + rows + "\nCOMMIT;")
 }

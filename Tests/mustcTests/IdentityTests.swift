@@ -169,4 +169,21 @@ import Testing
         #expect(try await mustc("remove", "Ann", "tmdb:438631").status == 0)
         #expect(try await ratings()["Ann"]?.isEmpty == true)
     }
+
+    @Test func aTitleTypedWithItsYearBeforeTheUpgradeIsFetchedAsThatYear() async throws {
+        try writeOldDatabase(
+            at: mustc.databasePath,
+            rows: """
+                INSERT INTO member VALUES (1, 'Ann', 'ann', '2026-11-01');
+                INSERT INTO movie (id, title, titleKey, createdAt) VALUES (1, 'Dune (1984)', 'dune (1984)', '2026-11-01');
+                INSERT INTO memberMovie VALUES (1, 1, '2026-11-01');
+                """)
+        let fetch = try await mustc("fetch", "--force")
+        #expect(fetch.status == 0, "\(fetch.all)")
+        #expect(searches.map { $0.query["query"] } == ["Dune"] && searches.map { $0.query["year"] } == ["1984"])
+        let movie = try #require(try await ratings()["Ann"]?.first)
+        #expect(movie["remoteId"] as? Int == 841 && movie["year"] as? Int == 1984)
+        let table = try await mustc("ratings").stdout
+        #expect(table.contains("Dune (1984) ") && !table.contains("(1984) (1984)"))
+    }
 }
