@@ -39,7 +39,12 @@ struct MovieLookup {
                 "  \"\(asked)\" is the title of \(others.count + 1) TMDB movies; took the most popular, "
                     + "\(Self.shown(remote)). If you meant another:")
             let named = MovieReference.title(taken.title, year: taken.year)
-            for other in others { print(Self.pick(member: link.member, movie: named, other)) }
+            for (index, other) in others.enumerated() {
+                print(Self.pick(member: link.member, movie: named, other, number: index + 1))
+            }
+            if Prompt.isInteractive, let chosen = Prompt.choose(others.count, none: "to keep it") {
+                try resolve(link.moved(to: taken), with: others[chosen])
+            }
         case .needsChoice(let candidates) where candidates.isEmpty:
             Output.note("TMDB found nothing for \"\(asked)\"; it is saved and the next fetch will try again.")
         case .needsChoice(let candidates):
@@ -47,7 +52,12 @@ struct MovieLookup {
                 movieId: link.movieId,
                 candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
             print("  No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:")
-            for candidate in candidates { print(Self.pick(member: link.member, movie: asked, candidate)) }
+            for (index, candidate) in candidates.enumerated() {
+                print(Self.pick(member: link.member, movie: asked, candidate, number: index + 1))
+            }
+            if Prompt.isInteractive, let chosen = Prompt.choose(candidates.count, none: "for none yet") {
+                try resolve(link, with: candidates[chosen])
+            }
         }
     }
 
@@ -63,9 +73,10 @@ struct MovieLookup {
         return resolved
     }
 
-    /// "    mustc resolve Ann Dune tmdb:841    # Dune (1984)".
-    static func pick(member: String, movie: MovieReference, _ remote: RemoteMovie) -> String {
-        "    mustc resolve \(Shell.quoted(member)) \(movie.argument) tmdb:\(remote.id)    # \(shown(remote))"
+    /// "    mustc resolve Ann Dune tmdb:841    # Dune (1984)", numbered only for a person at the terminal to choose.
+    static func pick(member: String, movie: MovieReference, _ remote: RemoteMovie, number: Int) -> String {
+        let command = "mustc resolve \(Shell.quoted(member)) \(movie.argument) tmdb:\(remote.id)    # \(shown(remote))"
+        return Prompt.isInteractive ? "  \(number). \(command)" : "    \(command)"
     }
 
     static func shown(_ remote: RemoteMovie) -> String {
@@ -83,5 +94,14 @@ enum Describe {
         }
         if let popularity = movie.popularity { parts.append(String(format: "popularity %.1f", popularity)) }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension LinkOutcome {
+    /// The same link, to the movie a resolve left it on (after a merge, the surviving row).
+    fileprivate func moved(to resolved: ResolveOutcome) -> LinkOutcome {
+        var link = self
+        link.movieId = resolved.movieId
+        return link
     }
 }

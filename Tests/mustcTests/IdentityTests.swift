@@ -186,4 +186,32 @@ import Testing
         let table = try await mustc("ratings").stdout
         #expect(table.contains("Dune (1984) ") && !table.contains("(1984) (1984)"))
     }
+
+    /// Runs mustc on a pseudo-terminal (util-linux `script`) with `input` typed, as a person at a terminal would.
+    func atTerminal(_ arguments: [String], typing input: String) async throws -> Outcome {
+        let command = ([MustcBinary.url.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        var terminal = mustc
+        terminal.executable = URL(fileURLWithPath: "/usr/bin/script")
+        let inputPath = mustc.home.file("typed-\(UUID().uuidString)")
+        try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
+        let running = try terminal.start(["-q", "-e", "-c", command, "/dev/null"], stdin: inputPath)
+        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
+        guard exited else { throw BinaryError.timedOut(arguments, seconds: MustcBinary.deadline) }
+        return outcome
+    }
+
+    @Test func atATerminalAddOffersANumberedChoice() async throws {
+        let fuzzy = try await atTerminal(["add", "Ann", "Disney"], typing: "2\n")
+        #expect(fuzzy.status == 0, "\(fuzzy.all)")
+        #expect(fuzzy.stdout.contains("  2. mustc resolve Ann Disney tmdb:603692"), "\(fuzzy.stdout)")
+        #expect(fuzzy.stdout.contains("Which one? 1-2, or Enter for none yet:"))
+        let remake = try await atTerminal(["add", "Ann", "Dune"], typing: "1\n")
+        #expect(remake.stdout.contains("TMDB: Dune (1984), id 841"), "\(remake.stdout)")
+        let none = try await atTerminal(["add", "Bob", "007"], typing: "\n")
+        #expect(none.status == 0 && none.stdout.contains("Which one? 1, or Enter for none yet:"), "\(none.all)")
+        let movies = try await ratings()
+        #expect(movies["Ann"]?.map { $0["remoteId"] as? Int } == [603_692, 841])
+        #expect(movies["Bob"]?.map { $0["remoteId"] as? Int } == [nil])
+        #expect(try await mustc("status").stdout.contains("mustc resolve Bob 007 tmdb:47190"))
+    }
 }

@@ -51,8 +51,8 @@ struct MustcBinary: Sendable {
 
     var databasePath: String { home.file("data/mustc/mustc.sqlite") }
 
-    /// Starts the binary without waiting, so several can run at the same moment.
-    func start(_ arguments: [String]) throws -> Running {
+    /// Starts the binary without waiting, so several can run at the same moment; `stdin` is a file to read from.
+    func start(_ arguments: [String], stdin: String? = nil) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -65,7 +65,9 @@ struct MustcBinary: Sendable {
         _ = FileManager.default.createFile(atPath: err, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput =
+            try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+            ?? FileHandle.nullDevice
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BinaryError.notFound(executable.path)
         }
