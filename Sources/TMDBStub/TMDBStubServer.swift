@@ -52,6 +52,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     // MARK: Catalogue and behaviour
 
     public func upsert(_ movie: StubMovie) { locked { movies[movie.id] = movie } }
+    public func upsert(contentsOf list: [StubMovie]) { locked { for movie in list { movies[movie.id] = movie } } }
     public func remove(id: Int) { locked { _ = movies.removeValue(forKey: id) } }
     public func movie(id: Int) -> StubMovie? { locked { movies[id] } }
 
@@ -136,8 +137,12 @@ public final class TMDBStubServer: @unchecked Sendable {
         while true {
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return
+                // Only a shut-down listener ends the loop: a signal, a client that gave up before accept
+                // (ECONNABORTED) or a moment without descriptors must not leave the stub deaf for the rest of a test.
+                let error = errno
+                if locked({ stopped }) || error == EBADF || error == EINVAL { return }
+                if error != EINTR && error != ECONNABORTED { usleep(10_000) }
+                continue
             }
             var yes: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -213,7 +218,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private func buildSearchIndex() -> [(suffix: String, id: Int, whole: Bool)] {
         var index: [(suffix: String, id: Int, whole: Bool)] = []
         for movie in movies.values {
-            for key in Set([TitleKey.make(movie.title), TitleKey.make(movie.originalTitle)]) {
+            for key in Set([Self.fold(movie.title), Self.fold(movie.originalTitle)]) {
                 var atWordStart = true
                 for position in key.indices {
                     if atWordStart { index.append((String(key[position...]), movie.id, position == key.startIndex)) }
@@ -227,6 +232,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
+    var allMoviesUnlocked: Dictionary<Int, StubMovie>.Values { movies.values }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }
     var connectionsUnlocked: Int { accepted }

@@ -11,7 +11,8 @@ struct Mustc: AsyncParsableCommand {
             Exit codes: 0 success, 64 bad usage or input, 75 temporary failure, 78 configuration error.
             """,
         subcommands: [
-            AddCommand.self, RemoveCommand.self, RatingsCommand.self, MembersCommand.self, MoviesCommand.self,
+            AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
+            MoviesCommand.self,
             FetchCommand.self, StatusCommand.self,
         ]
     )

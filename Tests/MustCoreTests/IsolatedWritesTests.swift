@@ -122,7 +122,7 @@ import Testing
         try input.fileHandleForWriting.close()
         let report = await run.value
         #expect(answeredWhileLocked == 20, "requests stalled behind the write lock")
-        #expect(report.summary.changed == 20)
+        #expect(report.summary.changed == 20, "\(report.summary.firstFailure ?? "")")
         #expect(report.summary.storeFailure == nil)
         #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE voteCount = 1 + (id - 1)") == "20")
     }

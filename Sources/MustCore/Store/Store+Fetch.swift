@@ -13,10 +13,13 @@ public struct StoredMovie: Sendable, Equatable {
     public var notFoundAt: Date?
     /// Its place in the per-movie schedule; nil when it has no schedule row.
     public var check: MovieCheck?
+    /// The year the user gave: a search for an unresolved movie must ask for that one, not its remake.
+    public var year: Int?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
-        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil
+        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
+        year: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -27,13 +30,15 @@ public struct StoredMovie: Sendable, Equatable {
         self.fetchError = fetchError
         self.notFoundAt = notFoundAt
         self.check = check
+        self.year = year
     }
 }
 
 /// One row change an UpdateMovieOperation asks for; the runner applies them in batches.
 public enum MovieWrite: Sendable, Equatable {
     case ratings(movieId: Int64, RemoteMovie)
-    /// A movie without a remote id was found by search; it may merge into the movie that already has the id.
+    /// A movie without a remote id was found by an exact search match (or by its IMDb id); it may merge into the
+    /// movie that already has the id, taking its links and aliases along.
     case resolved(movieId: Int64, RemoteMovie)
     case failure(movieId: Int64, message: String, notFound: Bool)
     /// A movie that failed before answered normally, unchanged.
@@ -107,7 +112,7 @@ extension Store {
     private static let storedMovieColumns = """
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
-        movieSchedule.nextCheckAt
+        movieSchedule.nextCheckAt, movie.year
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -173,7 +178,7 @@ extension Store {
                         MovieCheck(
                             checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
                             nextCheckAt: Date(timeIntervalSince1970: next))
-                    }))
+                    }, year: row[11]))
         }
         return movies
     }
