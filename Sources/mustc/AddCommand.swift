@@ -75,7 +75,8 @@ struct AddCommand: AsyncParsableCommand {
                     }
                     continue
                 }
-                try await MovieLookup(client: client, store: store).settle(link, named: reference)
+                try await MovieLookup(client: client, store: store, checks: MovieSchedulePolicy(config.schedule))
+                    .settle(link, named: reference)
             }
         }
     }

@@ -6,6 +6,8 @@ import MustCore
 struct MovieLookup {
     var client: TMDBClient
     var store: Store
+    /// A lookup is the movie's first check: the next fetch leaves it alone until this says it is due.
+    var checks: MovieSchedulePolicy
 
     func settle(_ link: LinkOutcome, named reference: MovieReference) async throws {
         do {
@@ -63,7 +65,9 @@ struct MovieLookup {
 
     @discardableResult
     private func resolve(_ link: LinkOutcome, with remote: RemoteMovie) throws -> ResolveOutcome {
-        let resolved = try store.resolve(movieId: link.movieId, with: remote)
+        let now = Date()
+        let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
+        let resolved = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
         if let merged = resolved.merged {
             print(
                 "  \"\(merged)\" and \"\(resolved.shown)\" are the same TMDB movie: merged into one, "

@@ -48,7 +48,10 @@ struct ResolveCommand: AsyncParsableCommand {
                 Output.note("TMDB knows no movie \(id); \"\(found.shown)\" is unchanged.")
                 return
             }
-            let resolved = try store.resolve(movieId: found.id, with: remote)
+            let now = Date()
+            let check = MovieSchedulePolicy(config.schedule).next(
+                after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
+            let resolved = try store.resolve(movieId: found.id, with: remote, now: now, check: check)
             print("\"\(found.shown)\" is now \(MovieLookup.shown(remote)) for everyone who keeps it.")
             if let merged = resolved.merged, resolved.movieId != found.id {
                 print(

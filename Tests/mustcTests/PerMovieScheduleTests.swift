@@ -90,6 +90,24 @@ import Testing
         #expect(stub.requestCount == 20)
     }
 
+    @Test func aLookupAtAddCountsAsTheFirstCheck() async throws {
+        let config = mustc.home.file("config.json")
+        try #"{"schedule": {"minimumInterval": "15m"}, "tmdb": {"maxRequestsPerSecond": 2000}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try await mustc("add", "Ann", "Up", "Amélie").status == 0)
+        #expect(try await mustc("add", "--no-lookup", "Ann", "Spirited Away").status == 0)
+        let interval = try sqlite(
+            mustc.databasePath,
+            "SELECT group_concat(coalesce(interval, '-'), ',') FROM (SELECT interval FROM movieSchedule ORDER BY movieId)"
+        )
+        #expect(interval == "900.0,900.0,-")
+        stub.resetCounters()
+        let json = try await fetchJSON()
+        #expect(json["due"] as? Int == 1, "only the movie added without a lookup is due")
+        #expect(stub.requestCount == 1)
+        #expect(stub.requests.first?.path == "/3/search/movie")
+    }
+
     @Test func statusAndMoviesShowThePerMovieSchedule() async throws {
         // Minutes here, so a slow machine cannot bring the checked movies due during the test.
         let config = mustc.home.file("config.json")

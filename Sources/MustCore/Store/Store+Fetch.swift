@@ -245,13 +245,17 @@ extension Store {
             try db.execute(
                 sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?", arguments: [movieId])
         case .checked(let movieId, let check):
-            // An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
-            try db.execute(
-                sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
-                arguments: [
-                    check.checkedAt?.timeIntervalSince1970, check.interval, check.nextCheckAt.timeIntervalSince1970,
-                    movieId,
-                ])
+            try record(check, movieId: movieId, db)
         }
+    }
+
+    /// An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
+    static func record(_ check: MovieCheck, movieId: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
+            arguments: [
+                check.checkedAt?.timeIntervalSince1970, check.interval, check.nextCheckAt.timeIntervalSince1970,
+                movieId,
+            ])
     }
 }

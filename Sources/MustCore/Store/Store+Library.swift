@@ -86,10 +86,16 @@ extension Store {
     /// Stores what TMDB says about a movie. If another movie already holds this remote id, the two become one:
     /// links and aliases move to the row holding the id and this row is deleted. A movie that had another id
     /// (settled by `mustc resolve`) takes the new one.
-    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date()) throws(StoreError)
-        -> ResolveOutcome
+    /// - Parameter check: when given, the lookup counts as the movie's check in the per-movie schedule, so the
+    ///   next fetch does not ask TMDB again for what it just said.
+    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date(), check: MovieCheck? = nil)
+        throws(StoreError) -> ResolveOutcome
     {
-        try write { db in try Self.resolve(db, movieId: movieId, with: remote, now: now) }
+        try write { db in
+            let outcome = try Self.resolve(db, movieId: movieId, with: remote, now: now)
+            if let check { try Self.record(check, movieId: outcome.movieId, db) }
+            return outcome
+        }
     }
 
     static func resolve(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date) throws -> ResolveOutcome {
