@@ -28,6 +28,8 @@ struct HTTPWire {
                 return Self.parse(text)
             }
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            // A signal (SIGCHLD, from the many processes a test suite starts) interrupts recv: not a close.
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[..<count])
             if buffer.count > 64 * 1024 { return nil }
@@ -59,6 +61,7 @@ struct HTTPWire {
             var offset = 0
             while offset < raw.count {
                 let sent = send(socket, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent < 0, errno == EINTR { continue }
                 if sent <= 0 { return }
                 offset += sent
             }

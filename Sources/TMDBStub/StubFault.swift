@@ -23,11 +23,13 @@ public enum StubRoute: Sendable, Equatable {
     case any
     case search
     case details(id: Int?)
+    case find
 
     func matches(path: String) -> Bool {
         switch self {
         case .any: true
         case .search: path.hasSuffix("/search/movie")
+        case .find: path.contains("/find/")
         case .details(nil): path.contains("/movie/") && !path.hasSuffix("/search/movie")
         case .details(let id?): path.hasSuffix("/movie/\(id)")
         }

@@ -9,10 +9,12 @@ public struct StubMovie: Sendable, Equatable {
     public var voteAverage: Double
     public var voteCount: Int
     public var releaseDate: String
+    /// Details' `imdb_id`, and what `/find/{imdb id}` looks up; null for most stub movies, as for many real ones.
+    public var imdbId: String?
 
     public init(
         id: Int, title: String, originalTitle: String? = nil, popularity: Double = 10, voteAverage: Double = 7,
-        voteCount: Int = 1000, releaseDate: String = "2001-04-25"
+        voteCount: Int = 1000, releaseDate: String = "2001-04-25", imdbId: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -21,6 +23,7 @@ public struct StubMovie: Sendable, Equatable {
         self.voteAverage = voteAverage
         self.voteCount = voteCount
         self.releaseDate = releaseDate
+        self.imdbId = imdbId
     }
 
     /// The fields a search result carries.
@@ -41,7 +44,7 @@ public struct StubMovie: Sendable, Equatable {
         fields["budget"] = 0
         fields["genres"] = [["id": 35, "name": "Comedy"]]
         fields["homepage"] = ""
-        fields["imdb_id"] = NSNull()
+        fields["imdb_id"] = imdbId ?? NSNull()
         fields["production_companies"] = [[String: Any]]()
         fields["production_countries"] = [[String: Any]]()
         fields["revenue"] = 0
@@ -66,6 +69,31 @@ public struct StubMovie: Sendable, Equatable {
         StubMovie(
             id: 8392, title: "My Neighbor Totoro", originalTitle: "となりのトトロ", popularity: 60.1, voteAverage: 8.1,
             voteCount: 8_100, releaseDate: "1988-04-16"),
+    ]
+
+    /// Remakes sharing a title, movies with IMDb ids, and titles a search for "Disney" or "007" only half matches.
+    /// The Dune and Lion King ids, dates and IMDb ids are TMDB's (figures rounded); the others are stand-ins.
+    public static let identity: [StubMovie] = [
+        StubMovie(
+            id: 841, title: "Dune", popularity: 31.2, voteAverage: 6.3, voteCount: 2_900, releaseDate: "1984-12-14",
+            imdbId: "tt0087182"),
+        StubMovie(
+            id: 438631, title: "Dune", popularity: 160.4, voteAverage: 7.8, voteCount: 12_000,
+            releaseDate: "2021-09-15", imdbId: "tt1160419"),
+        StubMovie(
+            id: 8587, title: "The Lion King", popularity: 90.5, voteAverage: 8.3, voteCount: 17_000,
+            releaseDate: "1994-06-15", imdbId: "tt0110357"),
+        StubMovie(
+            id: 420818, title: "The Lion King", popularity: 70.1, voteAverage: 7.1, voteCount: 10_000,
+            releaseDate: "2019-07-12", imdbId: "tt6105098"),
+        StubMovie(
+            id: 1_027_159, title: "Andor: A Disney+ Day Special Look", popularity: 2, voteAverage: 7, voteCount: 4,
+            releaseDate: "2022-09-08"),
+        StubMovie(
+            id: 603_692, title: "Disneyland Dream", popularity: 1.4, voteAverage: 6, voteCount: 3, releaseDate: ""),
+        StubMovie(
+            id: 47_190, title: "Conductor 007", popularity: 0.6, voteAverage: 0, voteCount: 0,
+            releaseDate: "1966-03-01"),
     ]
 
     /// `count` synthetic movies titled "Movie 1" … for load tests and benchmarks.

@@ -60,6 +60,7 @@ extension TMDBStubServer {
 
     private func route(_ path: String, _ query: [String: String]) -> Reply {
         if path == "/3/search/movie" { return search(query) }
+        if path.hasPrefix("/3/find/") { return find(String(path.dropFirst("/3/find/".count)), query) }
         if path.hasPrefix("/3/movie/") {
             guard let id = Int(path.dropFirst("/3/movie/".count)), id > 0 else {
                 return Self.error(404, code: 6, "Invalid id: The pre-requisite id is invalid or not found.")
@@ -75,14 +76,41 @@ extension TMDBStubServer {
             return Self.error(
                 400, code: 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
         }
-        let key = TitleKey.make(query["query"] ?? "")
-        let matches = key.isEmpty ? [] : self.matches(key)
+        let key = Self.fold(query["query"] ?? "")
+        var matches = key.isEmpty ? [] : self.matches(key)
+        // TMDB's `year` matches any release date's year; the stub has one date per movie.
+        if let year = query["year"] { matches = matches.filter { $0.releaseDate.hasPrefix(year + "-") } }
         let pageSize = 20
         let slice = matches.dropFirst((page - 1) * pageSize).prefix(pageSize)
         return Self.json([
             "page": page, "results": slice.map(\.searchResult),
             "total_pages": (matches.count + pageSize - 1) / pageSize, "total_results": matches.count,
         ])
+    }
+
+    /// `GET /find/{external_id}?external_source=imdb_id`: lists per kind, empty (not 404) for an unknown id.
+    private func find(_ externalId: String, _ query: [String: String]) -> Reply {
+        guard query["external_source"] == "imdb_id" else {
+            return Self.error(400, code: 5, "Invalid parameters: Your request parameters are incorrect.")
+        }
+        let found = allMoviesUnlocked.filter { $0.imdbId == externalId }.sorted { $0.id < $1.id }
+        return Self.json([
+            "movie_results": found.map { movie in
+                var fields = movie.searchResult
+                fields["media_type"] = "movie"
+                return fields
+            },
+            "person_results": [Any](), "tv_results": [Any](), "tv_episode_results": [Any](),
+            "tv_season_results": [Any](),
+        ])
+    }
+
+    /// The stub's own fold, deliberately not mustc's `TitleKey`: lower case, no diacritics, single spaces. A
+    /// regression in TitleKey then shows as a failed match instead of being mirrored by the stub.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .lowercased()
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private func details(_ id: Int) -> Reply {

@@ -52,6 +52,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     // MARK: Catalogue and behaviour
 
     public func upsert(_ movie: StubMovie) { locked { movies[movie.id] = movie } }
+    public func upsert(contentsOf list: [StubMovie]) { locked { for movie in list { movies[movie.id] = movie } } }
     public func remove(id: Int) { locked { _ = movies.removeValue(forKey: id) } }
     public func movie(id: Int) -> StubMovie? { locked { movies[id] } }
 
@@ -115,16 +116,18 @@ public final class TMDBStubServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops listening and ends every connection; safe to call more than once.
-    ///
-    /// It only shuts sockets down, under the lock: the threads that use them close them. Closing them here
-    /// raced with those threads, and a number closed twice, or shut down after its thread had closed it, could
-    /// already belong to another stub in the same process (seen as "Couldn't connect to server" in parallel
-    /// suites once each suite stopped its stub).
+    /// Stops listening and cuts every open connection. The shutdowns happen under the lock, and a connection's
+    /// descriptor is closed under it too (`serve`), so a descriptor number the kernel has already handed to
+    /// another socket in this process (a client's, in a test) is never shut down by mistake: seen as curl's
+    /// "Failed sending data to the peer" once suites began stopping their stubs in parallel.
     public func stop() {
         locked {
             stopped = true
+            // Shut down, not closed: the accept thread closes it on its way out, so its number cannot be handed
+            // to another server's socket while that thread may still call accept on it.
             if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+            // Once only: a second stop() (an explicit one, then deinit) must not shut down the number again
+            // after the accept thread closed it.
             listener = -1
             for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
@@ -137,8 +140,12 @@ public final class TMDBStubServer: @unchecked Sendable {
         while true {
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return
+                // Only a shut-down listener ends the loop: a signal, a client that gave up before accept
+                // (ECONNABORTED) or a moment without descriptors must not leave the stub deaf for the rest of a test.
+                let error = errno
+                if locked({ stopped }) || error == EBADF || error == EINVAL { return }
+                if error != EINTR && error != ECONNABORTED { usleep(10_000) }
+                continue
             }
             var yes: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -169,8 +176,10 @@ public final class TMDBStubServer: @unchecked Sendable {
             wire.write(status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive)
             if !head.keepAlive { break }
         }
-        locked { _ = connections.remove(connection) }
-        close(connection)
+        locked {
+            _ = connections.remove(connection)
+            close(connection)
+        }
     }
 
     /// Sleeps in short steps so that `stop()` is not held up by a hanging response.
@@ -212,7 +221,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private func buildSearchIndex() -> [(suffix: String, id: Int, whole: Bool)] {
         var index: [(suffix: String, id: Int, whole: Bool)] = []
         for movie in movies.values {
-            for key in Set([TitleKey.make(movie.title), TitleKey.make(movie.originalTitle)]) {
+            for key in Set([Self.fold(movie.title), Self.fold(movie.originalTitle)]) {
                 var atWordStart = true
                 for position in key.indices {
                     if atWordStart { index.append((String(key[position...]), movie.id, position == key.startIndex)) }
@@ -226,6 +235,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
+    var allMoviesUnlocked: Dictionary<Int, StubMovie>.Values { movies.values }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }
     var connectionsUnlocked: Int { accepted }

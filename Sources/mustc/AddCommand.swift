@@ -8,8 +8,11 @@ struct AddCommand: AsyncParsableCommand {
         abstract: "Add movies to a member's list and look up their TMDB ratings.",
         discussion: """
             Members and movies are matched ignoring case and accents: "Bob" and "bob" are one member, \
-            "Amélie" and "AMELIE" one movie. If TMDB cannot be reached the movie is still added \
-            and its rating comes with the next fetch.
+            "Amélie" and "AMELIE" one movie. Name a movie by its title, "Dune (1984)" (or --year 1984), \
+            tmdb:438631, imdb:tt1160419, or a themoviedb.org or imdb.com URL. Only an exact title match is \
+            taken; otherwise the movie is kept without a TMDB id and the closest results are listed with the \
+            command that picks each. If TMDB cannot be reached the movie is still added and its rating comes \
+            with the next fetch.
             """
     )
 
@@ -18,25 +21,34 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Only save the link; leave the TMDB lookup to the next fetch.")
     var noLookup = false
 
+    @Option(help: "The release year, for a single title: tells remakes with the same title apart.")
+    var year: Int?
+
     @Argument(help: "The family member, created if new.")
     var member: String
 
-    @Argument(help: "One or more movie titles.")
+    @Argument(help: "One or more movies: titles, \"Title (Year)\", tmdb:ID, imdb:ttID or URLs.")
     var movies: [String] = []
 
     @Option(
         name: .customLong("from"),
-        help: ArgumentHelp("Also read titles from this file, one per line; - reads standard input.", valueName: "file"))
+        help: ArgumentHelp("Also read movies from this file, one per line; - reads standard input.", valueName: "file"))
     var titlesFile: String?
 
     private var validatedMember = ""
-    private var validatedMovies: [String] = []
+    /// Every movie argument, checked: `run` parses them again (a pure step) as commands must stay Decodable.
+    private var named: [String] = []
 
     mutating func validate() throws {
         validatedMember = try NameArgument.validated(member, field: "member name")
-        let listed = try titlesFile.map(TitleList.read) ?? []
-        validatedMovies = try (movies + listed).map { try NameArgument.validated($0, field: "movie title") }
-        guard !validatedMovies.isEmpty else { throw ValidationError("give at least one movie title") }
+        named = movies + (try titlesFile.map(TitleList.read) ?? [])
+        if year != nil && named.count != 1 { throw ValidationError("--year applies to a single movie title") }
+        _ = try references()
+        guard !named.isEmpty else { throw ValidationError("give at least one movie title") }
+    }
+
+    private func references() throws -> [MovieReference] {
+        try named.map { try MovieArgument.parsed($0, year: year) }
     }
 
     func run() async throws {
@@ -45,13 +57,15 @@ struct AddCommand: AsyncParsableCommand {
             let store = try global.openStore(config)
             let client = noLookup ? nil : global.client(config, retry: RetryPolicy(maxRetries: 1, maxDelay: 2))
             var warnedNoCredentials = false
-            for title in validatedMovies {
-                let link = try store.link(member: validatedMember, title: title)
+            for reference in try references() {
+                let link = try store.link(member: validatedMember, movie: reference)
+                // A movie named by an id shows the id until TMDB names it.
+                let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
                 print(
                     link.linked
-                        ? "\(link.member) now has \"\(link.title)\"."
-                        : "\(link.member) already has \"\(link.title)\"; nothing changed.")
-                guard !noLookup, link.remoteId == nil else { continue }
+                        ? "\(link.member) now has \(shown)." : "\(link.member) already has \(shown); nothing changed.")
+                // A movie named by its id has the id before TMDB was asked; it still needs its title and figures.
+                guard !noLookup, link.remoteId == nil || link.updatedAt == nil else { continue }
                 guard let client else {
                     if !warnedNoCredentials {
                         Output.note(
@@ -61,41 +75,9 @@ struct AddCommand: AsyncParsableCommand {
                     }
                     continue
                 }
-                try await lookUp(link, client: client, store: store)
+                try await MovieLookup(client: client, store: store, checks: MovieSchedulePolicy(config.schedule))
+                    .settle(link, named: reference)
             }
         }
-    }
-
-    /// Resolves the movie on TMDB right away. Failures are not errors: the link is already saved.
-    private func lookUp(_ link: LinkOutcome, client: TMDBClient, store: Store) async throws {
-        let found: RemoteMovie?
-        do {
-            found = try await client.lookUp(title: link.title)
-        } catch let error as TMDBError {
-            Output.note("\(error); \"\(link.title)\" is saved and its rating will come with the next fetch.")
-            return
-        }
-        guard let found else {
-            Output.note("TMDB found nothing for \"\(link.title)\"; it is saved and the next fetch will try again.")
-            return
-        }
-        let resolved = try store.resolve(movieId: link.movieId, with: found)
-        if resolved.mergedInto {
-            print("\"\(link.title)\" is the same TMDB movie as \"\(resolved.title)\"; they are now one movie.")
-        }
-        print("  TMDB: \(Describe.ratings(of: found))")
-    }
-}
-
-enum Describe {
-    static func ratings(of movie: RemoteMovie) -> String {
-        var parts = ["\(movie.title ?? "untitled")"]
-        if let year = movie.releaseDate?.prefix(4) { parts[0] += " (\(year))" }
-        parts.append("id \(movie.id)")
-        if let average = movie.voteAverage, let count = movie.voteCount {
-            parts.append(String(format: "rated %.1f from %d votes", average, count))
-        }
-        if let popularity = movie.popularity { parts.append(String(format: "popularity %.1f", popularity)) }
-        return parts.joined(separator: ", ")
     }
 }

@@ -26,9 +26,9 @@ struct MoviesCommand: AsyncParsableCommand {
             let now = Date()
             let rows = movies.map { movie in
                 [
-                    movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
-                    movie.members.joined(separator: "; "), movie.lastCheckedAt.map(ISO8601.string) ?? "",
-                    movie.nextCheckAt.map(ISO8601.string) ?? "",
+                    movie.title, movie.year.map(String.init) ?? "", movie.remoteId.map(String.init) ?? "",
+                    movie.releaseDate ?? "", movie.members.joined(separator: "; "),
+                    movie.lastCheckedAt.map(ISO8601.string) ?? "", movie.nextCheckAt.map(ISO8601.string) ?? "",
                 ]
             }
             switch format {
@@ -36,14 +36,17 @@ struct MoviesCommand: AsyncParsableCommand {
             case .csv:
                 print(
                     ReportRenderer.csv(
-                        header: ["title", "remoteId", "releaseDate", "members", "lastCheckedAt", "nextCheckAt"],
+                        header: [
+                            "title", "year", "remoteId", "releaseDate", "members", "lastCheckedAt", "nextCheckAt",
+                        ],
                         rows: rows),
                     terminator: "")
             case .table:
+                // The table shows "Dune (1984)" in one column, as ratings does, and checks relative to now.
                 let header = ["Movie", "TMDB id", "Released", "Kept by", "Last checked", "Next check"]
                 let table = movies.map { movie in
                     [
-                        movie.title, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
+                        movie.shown, movie.remoteId.map(String.init) ?? "", movie.releaseDate ?? "",
                         movie.members.joined(separator: "; "),
                         movie.lastCheckedAt.map { Durations.approximate(now.timeIntervalSince($0)) + " ago" }
                             ?? "never",

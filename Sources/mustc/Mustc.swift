@@ -13,7 +13,8 @@ struct Mustc: AsyncParsableCommand {
             """,
         version: MustcVersion.current,
         subcommands: [
-            AddCommand.self, RemoveCommand.self, RatingsCommand.self, MembersCommand.self, MoviesCommand.self,
+            AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
+            MoviesCommand.self,
             FetchCommand.self, StatusCommand.self,
         ]
     )

@@ -4,30 +4,41 @@ import MustCore
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Take a movie off a member's list; a movie no member keeps is deleted."
+        abstract: "Take a movie off a member's list; a movie no member keeps is deleted.",
+        discussion: """
+            The movie may be named by any spelling a member added it with, "Title (Year)", tmdb:ID or imdb:ttID.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: "The release year, when the member keeps two movies with the same title.")
+    var year: Int?
+
     @Argument(help: "The family member.")
     var member: String
 
-    @Argument(help: "The movie title.")
+    @Argument(help: "The movie: a title, \"Title (Year)\", tmdb:ID, imdb:ttID or a URL.")
     var movie: String
 
     func validate() throws {
         _ = try NameArgument.validated(member, field: "member name")
-        _ = try NameArgument.validated(movie, field: "movie title")
+        _ = try MovieArgument.parsed(movie, year: year)
     }
 
     func run() async throws {
         try await reporting {
+            let reference = try MovieArgument.parsed(movie, year: year)
             let store = try global.openStore(try global.loadConfig())
-            switch try store.unlink(member: member, title: movie) {
+            switch try store.unlink(member: member, movie: reference) {
             case .unknownMember:
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             case .unknownMovie:
-                throw Failure.usage("there is no movie \"\(movie)\"; see `mustc movies --member \(member)`")
+                throw Failure.usage("there is no movie \"\(reference)\"; see `mustc movies --member \(member)`")
+            case .ambiguous(let member, let movies):
+                throw Failure.usage(
+                    "\(member) keeps \(movies.count) movies named \"\(reference)\": "
+                        + movies.map(\.reference.argument).joined(separator: ", ") + "; name one of them")
             case .notLinked(let member, let title):
                 print("\(member) does not have \"\(title)\"; nothing changed.")
             case .unlinked(let member, let title, let deleted):

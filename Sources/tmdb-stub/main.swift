@@ -15,7 +15,7 @@ while let name = arguments.next() {
 
 let server = TMDBStubServer(
     apiKey: options["api-key"] ?? "stub-api-key", accessToken: options["access-token"] ?? "stub-access-token",
-    movies: StubMovie.classics + StubMovie.synthetic(Int(options["movies"] ?? "0") ?? 0))
+    movies: StubMovie.classics + StubMovie.identity + StubMovie.synthetic(Int(options["movies"] ?? "0") ?? 0))
 server.recordsRequests = false
 server.latency = (Double(options["latency-ms"] ?? "0") ?? 0) / 1000
 if let limit = options["rate-limit"].flatMap(Int.init) { server.setRateLimit(requests: limit, per: 1) }

@@ -17,8 +17,8 @@ import Testing
             path,
             """
             WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < \(count))
-            INSERT INTO movie (id, title, titleKey, createdAt) SELECT i, 'Movie ' || i, 'movie ' || i, '2026-11-01'
-            FROM seq;
+            INSERT INTO movie (id, title, titleKey, identityKey, createdAt)
+            SELECT i, 'Movie ' || i, 'movie ' || i, 'title:movie ' || i, '2026-11-01' FROM seq;
             UPDATE movieSchedule SET nextCheckAt = CASE WHEN movieId % 3 = 0 THEN 1000 - movieId ELSE 4e9 END;
             """)
         return store

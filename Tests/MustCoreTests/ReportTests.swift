@@ -9,7 +9,7 @@ import Testing
             name: "Zoë \"Z\" O'Neil",
             movies: [
                 MovieRating(
-                    title: "Amélie", remoteId: 194, popularity: 7.248, voteAverage: 7.9, voteCount: 11_412,
+                    title: "Amélie", year: 2001, remoteId: 194, popularity: 7.248, voteAverage: 7.9, voteCount: 11_412,
                     updatedAt: Date(timeIntervalSince1970: 1_795_000_000)),
                 MovieRating(title: "Tab\there, back\\slash, bell\u{7}, /slash/ 千と千尋", popularity: 8, voteAverage: 0.1),
                 MovieRating(title: "Not fetched"),
@@ -28,6 +28,8 @@ import Testing
         #expect(fast.contains(#""remoteId" : null"#))
         #expect(fast.contains(#""movies" : []"#))
         #expect(fast.contains(#""updatedAt" : "2026-11-18T"#))
+        #expect(fast.contains(#""year" : 2001"#) && fast.contains(#""year" : null"#))
+        #expect(Self.report.render(.table).contains("Amélie (2001)"))
         #expect(RatingsReport(members: []).render(.json) == "{\n  \"members\" : []\n}")
     }
 
@@ -93,14 +95,14 @@ import Testing
 
     @Test func csvQuotesWhatNeedsQuoting() {
         let lines = Self.report.render(.csv).components(separatedBy: "\r\n")
-        #expect(lines[0] == "member,title,remoteId,popularity,voteAverage,voteCount,updatedAt")
-        #expect(lines[1].hasPrefix(#""Zoë ""Z"" O'Neil",Amélie,194,7.248,7.9,11412,2026-11-18T"#))
+        #expect(lines[0] == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt")
+        #expect(lines[1].hasPrefix(#""Zoë ""Z"" O'Neil",Amélie,2001,194,7.248,7.9,11412,2026-11-18T"#))
         #expect(lines.count == 5)
         #expect(lines[2].hasPrefix("\"Zoë \"\"Z\"\" O'Neil\",\"Tab\there, back\\slash, bell\u{7}"))
         let title = "Line\u{2028}break, \"quoted\""
         let odd = RatingsReport(members: [MemberRatings(name: "A", movies: [MovieRating(title: title)])])
-        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,\r\n"))
+        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,,\r\n"))
         let plain = RatingsReport(members: [MemberRatings(name: "Amélie", movies: [MovieRating(title: "Été")])])
-        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,\r\n"))
+        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,,\r\n"))
     }
 }

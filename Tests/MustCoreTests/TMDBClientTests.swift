@@ -19,8 +19,10 @@ import Testing
     // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
     deinit { stub.stop() }
 
+    /// The timeout is long by default: these tests are about answers, not time, and the full suite can hold the
+    /// cooperative threads an answer resumes on for seconds (measured: up to 4 s on this 2-core machine).
     func client(
-        _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 5, retry: RetryPolicy = .none,
+        _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 30, retry: RetryPolicy = .none,
         baseURL: URL? = nil, over transport: HTTPTransportKind = .curl
     ) -> TMDBClient {
         TMDBClient(
@@ -32,7 +34,7 @@ import Testing
     @Test(
         arguments: ["Fast & Furious", "C'est la vie", "50% Off", "a+b", "#1 Fan", "Amélie"], HTTPTransportKind.allCases)
     func searchQueriesArriveIntact(_ title: String, over transport: HTTPTransportKind) async throws {
-        let found = try await client(over: transport).lookUp(title: title)
+        let found = try await client(over: transport).match(title: title).taken
         #expect(stub.requests.last?.query["query"] == title)
         #expect(found.map { TitleKey.make($0.title ?? "") } == TitleKey.make(title))
     }
@@ -51,8 +53,37 @@ import Testing
     }
 
     @Test func picksAnExactOriginalTitleMatchOverTheTopResult() async throws {
-        let found = try await client().lookUp(title: "le fabuleux destin d'amelie poulain")
-        #expect(found?.id == 194)
+        let found = try await client().match(title: "le fabuleux destin d'amelie poulain")
+        guard case .exact(let movie) = found else {
+            Issue.record("expected one exact match, got \(found)")
+            return
+        }
+        #expect(movie.id == 194)
+    }
+
+    @Test func searchSendsTheYearAndFindsRemakesApart() async throws {
+        stub.upsert(contentsOf: StubMovie.identity)
+        let dune = try await client().match(title: "Dune", year: 1984)
+        #expect(stub.requests.last?.query["year"] == "1984")
+        #expect(dune.taken?.id == 841)
+        guard case .mostPopular(let taken, let others) = try await client().match(title: "dune") else {
+            Issue.record("two movies called Dune should be remakes")
+            return
+        }
+        #expect(taken.id == 438631 && others.map(\.id) == [841])
+        #expect(stub.requests.last?.query["year"] == nil)
+    }
+
+    @Test(arguments: HTTPTransportKind.allCases)
+    func findByIMDbIdAnswersTMDBsShape(over transport: HTTPTransportKind) async throws {
+        stub.upsert(contentsOf: StubMovie.identity)
+        let found = try await client(over: transport).find(imdbId: "tt0087182")
+        #expect(found?.id == 841 && found?.title == "Dune" && found?.year == 1984)
+        let request = try #require(stub.requests.last)
+        #expect(request.path == "/3/find/tt0087182" && request.query["external_source"] == "imdb_id")
+        #expect(try await client(over: transport).find(imdbId: "tt0000001") == nil)
+        #expect(try await client(over: transport).details(id: 438631).imdbId == "tt1160419")
+        #expect(try await client(over: transport).details(id: 194).imdbId == nil)
     }
 
     @Test(arguments: HTTPTransportKind.allCases)

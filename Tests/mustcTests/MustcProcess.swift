@@ -24,6 +24,7 @@ struct Outcome: Sendable {
 
 enum BinaryError: Error {
     case notFound(String)
+    case timedOut([String], seconds: Double)
     case notAnObject(String)
 }
 
@@ -57,8 +58,23 @@ struct MustcBinary: Sendable {
 
     var databasePath: String { home.file("data/mustc/mustc.sqlite") }
 
-    /// Starts the binary without waiting, so several can run at the same moment.
-    func start(_ arguments: [String]) throws -> Running {
+    /// Starts the binary without waiting, so several can run at the same moment; `stdin` is a file to read from.
+    func start(_ arguments: [String], stdin: String? = nil) throws -> Running {
+        // A binary copied a moment ago can still be open for writing in a child another test thread forked
+        // before its exec: Linux then refuses to run it (ETXTBSY) until that child has exec'd. Try again briefly.
+        for _ in 0..<40 {
+            do {
+                return try launch(arguments, stdin: stdin)
+            } catch let error as NSError
+                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
+            {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        return try launch(arguments, stdin: stdin)
+    }
+
+    private func launch(_ arguments: [String], stdin: String?) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -71,7 +87,9 @@ struct MustcBinary: Sendable {
         _ = FileManager.default.createFile(atPath: err, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput =
+            try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+            ?? FileHandle.nullDevice
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BinaryError.notFound(executable.path)
         }
@@ -79,13 +97,19 @@ struct MustcBinary: Sendable {
         return Running(process: process, stdoutPath: out, stderrPath: err)
     }
 
-    @discardableResult
-    func callAsFunction(_ arguments: String...) async throws -> Outcome {
-        try await start(arguments).wait()
-    }
+    /// Longer than any command takes on a loaded 2-core machine; a process still running then is a hang.
+    static let deadline: Double = 120
 
     @discardableResult
-    func run(_ arguments: [String]) async throws -> Outcome { try await start(arguments).wait() }
+    func callAsFunction(_ arguments: String...) async throws -> Outcome { try await run(arguments) }
+
+    /// Runs to the end, or kills the process at the deadline and throws.
+    @discardableResult
+    func run(_ arguments: [String]) async throws -> Outcome {
+        let (outcome, exited) = try await start(arguments).wait(orKillAfter: Self.deadline)
+        guard exited else { throw BinaryError.timedOut(arguments, seconds: Self.deadline) }
+        return outcome
+    }
 }
 
 struct Running: @unchecked Sendable {

@@ -41,6 +41,13 @@ public struct FetchSummary: Sendable, Equatable {
         }
     }
 
+    /// A change whose row SQLite refused: it was not recorded, so it counts as a failed movie, not a change.
+    public mutating func unrecorded(_ reason: String) {
+        changed -= 1
+        failed += 1
+        firstFailure = firstFailure ?? reason
+    }
+
     /// The completion operation's table:
     /// - failed: the credentials were rejected, or every attempted movie failed and not merely because TMDB
     ///   does not know it (the network is down, TMDB is down), or the store failed;

@@ -73,6 +73,8 @@ public struct FetchRunner: Sendable {
     enum Event: Sendable {
         case finished(StoredMovie, FetchOutcome, MovieWrite?)
         case budgetExhausted
+        /// Time to commit what is pending, even when no answer arrived.
+        case flushTick
     }
 
     /// Runs on the client's executor when it has one, so answers reach their operation on the thread they arrive on.
@@ -99,6 +101,12 @@ public struct FetchRunner: Sendable {
                 try? await Task.sleep(for: .seconds(budget))
                 return .budgetExhausted
             }
+            let flushInterval = settings.flushInterval
+            let tick: @Sendable () async -> Event = {
+                try? await Task.sleep(for: .seconds(flushInterval))
+                return .flushTick
+            }
+            group.addTask(operation: tick)
             var inFlight = 0
             while inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
                 group.addTask { await Self.check(movie, client: client) }
@@ -106,6 +114,7 @@ public struct FetchRunner: Sendable {
             }
             while inFlight > 0, let event = await group.next() {
                 if case .finished = event { inFlight -= 1 }
+                if case .flushTick = event, !Task.isCancelled { group.addTask(operation: tick) }
                 // A budget timer also fires when the group is cancelled: a signal is what stopped the run then.
                 if let reason = run.record(event) ?? (Task.isCancelled ? .cancelled : nil) {
                     run.stop(Task.isCancelled ? .cancelled : reason, group: &group)
@@ -118,7 +127,7 @@ public struct FetchRunner: Sendable {
             }
             group.cancelAll()
         }
-        var report = run.finish()
+        var report = await run.finish()
         report.requests = (client.counter?.value ?? 0) - requestsBefore
         report.elapsed = (ContinuousClock.now - started).seconds
         report.interrupted = Task.isCancelled
@@ -146,7 +155,9 @@ struct FetchRun {
         self.scope = scope
         let settings = runner.settings
         pages = MoviePages(store: runner.store, pageSize: settings.readPageSize, scope: scope)
-        writes = WriteBuffer(store: runner.store, batchSize: settings.writeBatchSize, interval: settings.flushInterval)
+        writes = WriteBuffer(
+            writer: StoreWriter(store: runner.store), batchSize: settings.writeBatchSize,
+            interval: settings.flushInterval)
     }
 
     /// The next movie that needs a request; movies TMDB did not know recently are counted as skipped.
@@ -181,6 +192,9 @@ struct FetchRun {
         switch event {
         case .budgetExhausted:
             return .budgetExhausted
+        case .flushTick:
+            writes.flushIfDue(now: runner.now())
+            return nil
         case .finished(let movie, let outcome, let write):
             summary.add(outcome)
             let now = runner.now()
@@ -222,12 +236,15 @@ struct FetchRun {
             requests: requests, elapsed: (ContinuousClock.now - started).seconds)
     }
 
-    /// Counts what the run never reached as skipped and commits what is pending.
-    mutating func finish() -> FetchReport {
+    /// Counts what the run never reached as skipped, commits what is pending, and counts a change SQLite refused
+    /// as a failure, so the report matches what was written.
+    mutating func finish() async -> FetchReport {
         let unseen = stopReason == nil ? 0 : max(scope.due - seen, 0)
         for _ in 0..<unseen { summary.add(.skipped(stopReason ?? .cancelled)) }
         writes.flush(now: runner.now())
-        if let failure = writes.failure { summary.storeFailure = summary.storeFailure ?? failure }
+        let written = await writes.writer.drain()
+        for refused in written.refused where refused.write.isChange { summary.unrecorded(refused.reason) }
+        if let failure = written.batchFailure { summary.storeFailure = summary.storeFailure ?? failure }
         if stopReason == .budgetExhausted {
             runner.logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
         }
@@ -236,17 +253,17 @@ struct FetchRun {
     }
 }
 
-/// Collects row changes and commits them in batches: by count, or when the oldest has waited `interval`.
+/// Collects row changes and hands them to the writer in batches: by count, or once the oldest has waited
+/// `interval` (checked on each write and on the run's flush tick, so a quiet spell still commits).
 struct WriteBuffer {
-    let store: Store
+    let writer: StoreWriter
     let batchSize: Int
     let interval: TimeInterval
     private var pending: [MovieWrite] = []
     private var oldest: Date?
-    private(set) var failure: String?
 
-    init(store: Store, batchSize: Int, interval: TimeInterval) {
-        self.store = store
+    init(writer: StoreWriter, batchSize: Int, interval: TimeInterval) {
+        self.writer = writer
         self.batchSize = batchSize
         self.interval = interval
     }
@@ -254,16 +271,16 @@ struct WriteBuffer {
     mutating func append(_ write: MovieWrite, now: Date) {
         pending.append(write)
         oldest = oldest ?? now
-        if pending.count >= batchSize || now.timeIntervalSince(oldest ?? now) >= interval { flush(now: now) }
+        if pending.count >= batchSize { flush(now: now) } else { flushIfDue(now: now) }
+    }
+
+    mutating func flushIfDue(now: Date) {
+        if let oldest, now.timeIntervalSince(oldest) >= interval { flush(now: now) }
     }
 
     mutating func flush(now: Date) {
         guard !pending.isEmpty else { return }
-        do {
-            try store.apply(pending, now: now)
-        } catch {
-            failure = failure ?? error.description
-        }
+        writer.submit(pending, now: now)
         pending.removeAll(keepingCapacity: true)
         oldest = nil
     }

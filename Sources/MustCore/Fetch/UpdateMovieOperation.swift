@@ -29,9 +29,32 @@ public struct UpdateMovieOperation: Sendable {
         }
     }
 
+    /// Resolves only what names one movie: an exact title (and year) match, the most popular of remakes with the
+    /// same title, or an IMDb id TMDB knows. A fuzzy result is never taken; the movie waits for `mustc resolve`.
     private func resolve() async throws -> (FetchOutcome, MovieWrite?) {
-        guard let remote = try await client.lookUp(title: movie.title) else {
-            return failed(FetchFailure(kind: .notFound, message: "TMDB found nothing for \"\(movie.title)\""))
+        let named = try? MovieReference.parse(movie.title)
+        if case .imdb(let imdbId)? = named {
+            guard let remote = try await client.find(imdbId: imdbId) else {
+                return failed(FetchFailure(kind: .notFound, message: "TMDB knows no movie with IMDb id \(imdbId)"))
+            }
+            return (.changed, .resolved(movieId: movie.id, remote))
+        }
+        // A title typed as "Dune (1984)" before years were kept still searches for that year.
+        var (title, year) = (movie.title, movie.year)
+        if year == nil, case .title(let bare, let given?)? = named { (title, year) = (bare, given) }
+        let match = try await client.match(title: title, year: year)
+        guard let remote = match.taken else {
+            let shown = MovieName.shown(title, year)
+            guard case .needsChoice(let candidates) = match, !candidates.isEmpty else {
+                return failed(FetchFailure(kind: .notFound, message: "TMDB found nothing for \"\(shown)\""))
+            }
+            let closest = candidates.map { "\(MovieName.shown($0.title ?? "?", $0.year)) tmdb:\($0.id)" }
+            return failed(
+                FetchFailure(
+                    kind: .notFound,
+                    message:
+                        "no TMDB title matches \"\(shown)\" exactly (closest: \(closest.joined(separator: ", "))); "
+                        + "pick one with mustc resolve"))
         }
         return (.changed, .resolved(movieId: movie.id, remote))
     }

@@ -143,6 +143,8 @@ extension MovieRating {
         out.number(voteAverage)
         out.field("voteCount")
         out.number(voteCount)
+        out.field("year")
+        out.number(year)
         out.close("}", empty: false)
     }
 }

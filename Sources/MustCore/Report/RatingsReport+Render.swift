@@ -30,12 +30,14 @@ extension RatingsReport {
     }
 
     private func writeCSV(to out: inout ChunkedOutput) {
-        out.append("member,title,remoteId,popularity,voteAverage,voteCount,updatedAt\r\n")
+        out.append("member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt\r\n")
         for member in members {
             for movie in member.movies {
                 out.csvField(member.name)
                 out.append(UInt8(ascii: ","))
                 out.csvField(movie.title)
+                out.append(UInt8(ascii: ","))
+                if let year = movie.year { out.append(String(year)) }
                 out.append(UInt8(ascii: ","))
                 if let remoteId = movie.remoteId { out.append(String(remoteId)) }
                 out.append(UInt8(ascii: ","))
@@ -61,7 +63,7 @@ extension RatingsReport {
                 let rating = movie.voteAverage.map(Self.oneDecimal) ?? "–"
                 let votes = movie.voteCount.map(String.init) ?? "–"
                 let updated = movie.updatedAt.map(ISO8601.string) ?? "not fetched yet"
-                return [movie.title, popularity, rating, votes, updated]
+                return [movie.shown, popularity, rating, votes, updated]
             }
             let body = ReportRenderer.table(
                 header: ["Movie", "Popularity", "Rating", "Votes", "Updated"], rows: rows, indent: "  ")

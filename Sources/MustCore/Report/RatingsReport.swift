@@ -19,6 +19,8 @@ public struct MemberRatings: Sendable, Equatable, Encodable {
 
 public struct MovieRating: Sendable, Equatable, Encodable {
     public var title: String
+    /// The year the user gave, or TMDB's release year once resolved.
+    public var year: Int?
     public var remoteId: Int?
     public var popularity: Double?
     public var voteAverage: Double?
@@ -26,10 +28,11 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     public var updatedAt: Date?
 
     public init(
-        title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
+        title: String, year: Int? = nil, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
         voteCount: Int? = nil, updatedAt: Date? = nil
     ) {
         self.title = title
+        self.year = year
         self.remoteId = remoteId
         self.popularity = popularity
         self.voteAverage = voteAverage
@@ -38,13 +41,17 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, remoteId, popularity, voteAverage, voteCount, updatedAt
+        case title, year, remoteId, popularity, voteAverage, voteCount, updatedAt
     }
+
+    /// "Dune (1984)", or the title alone when the year is unknown.
+    public var shown: String { MovieName.shown(title, year) }
 
     // Written out so that missing values are `null` rather than absent keys.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(popularity, forKey: .popularity)
         try container.encode(voteAverage, forKey: .voteAverage)

@@ -13,6 +13,8 @@ public struct StatusReport: Sendable, Encodable {
     public var failing: [FailingMovie]
     public var unresolved: [String]
     public var checks: CheckCounts
+    /// Movies no TMDB title matched exactly, with the closest results (StatusReport+Choices.swift).
+    public var needsChoice: [MovieNeedingChoice] = []
 
     public init(
         schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String],
@@ -32,7 +34,7 @@ public struct StatusReport: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
-            checks
+            checks, needsChoice
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -47,6 +49,7 @@ public struct StatusReport: Sendable, Encodable {
         try container.encode(failing, forKey: .failing)
         try container.encode(unresolved, forKey: .unresolved)
         try container.encode(checks, forKey: .checks)
+        try container.encode(needsChoice, forKey: .needsChoice)
     }
 
     /// The human-readable form.
@@ -89,6 +92,7 @@ public struct StatusReport: Sendable, Encodable {
             lines.append("")
             lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
         }
+        lines.append(contentsOf: choiceLines())
         return lines.joined(separator: "\n")
     }
 }

@@ -13,10 +13,13 @@ public struct StoredMovie: Sendable, Equatable {
     public var notFoundAt: Date?
     /// Its place in the per-movie schedule; nil when it has no schedule row.
     public var check: MovieCheck?
+    /// The year the user gave: a search for an unresolved movie must ask for that one, not its remake.
+    public var year: Int?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
-        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil
+        voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
+        year: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -27,19 +30,44 @@ public struct StoredMovie: Sendable, Equatable {
         self.fetchError = fetchError
         self.notFoundAt = notFoundAt
         self.check = check
+        self.year = year
     }
 }
 
 /// One row change an UpdateMovieOperation asks for; the runner applies them in batches.
 public enum MovieWrite: Sendable, Equatable {
     case ratings(movieId: Int64, RemoteMovie)
-    /// A movie without a remote id was found by search; it may merge into the movie that already has the id.
+    /// A movie without a remote id was found by an exact search match (or by its IMDb id); it may merge into the
+    /// movie that already has the id, taking its links and aliases along.
     case resolved(movieId: Int64, RemoteMovie)
     case failure(movieId: Int64, message: String, notFound: Bool)
     /// A movie that failed before answered normally, unchanged.
     case recovered(movieId: Int64)
     /// Where the movie now stands in the per-movie schedule; every check that got this far writes one.
     case checked(movieId: Int64, MovieCheck)
+}
+
+extension MovieWrite {
+    public var movieId: Int64 {
+        switch self {
+        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _):
+            id
+        }
+    }
+
+    /// True for the writes whose outcome the run counted as a change.
+    public var isChange: Bool {
+        switch self {
+        case .ratings, .resolved: true
+        case .failure, .recovered, .checked: false
+        }
+    }
+}
+
+/// A write SQLite refused, alone: the rest of its batch was committed.
+public struct WriteFailure: Sendable, Equatable {
+    public var write: MovieWrite
+    public var reason: String
 }
 
 /// The movies a run starting now covers.
@@ -84,7 +112,7 @@ extension Store {
     private static let storedMovieColumns = """
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
-        movieSchedule.nextCheckAt
+        movieSchedule.nextCheckAt, movie.year
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -150,7 +178,7 @@ extension Store {
                         MovieCheck(
                             checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
                             nextCheckAt: Date(timeIntervalSince1970: next))
-                    }))
+                    }, year: row[11]))
         }
         return movies
     }
@@ -164,35 +192,70 @@ extension Store {
     }
 
     /// Applies a batch in one short transaction, so `mustc add` never waits long behind a fetch.
-    public func apply(_ writes: [MovieWrite], now: Date = Date()) throws(StoreError) {
-        guard !writes.isEmpty else { return }
-        try write { db in
+    ///
+    /// Each write runs in a savepoint of its own: a row SQLite refuses (a constraint, a value it cannot store)
+    /// rolls back only itself, is returned as a failure, and its movie records why; the rest of the batch
+    /// commits. Errors that concern the whole database (busy, disk full, I/O) still fail the batch.
+    @discardableResult
+    public func apply(_ writes: [MovieWrite], now: Date = Date()) throws(StoreError) -> [WriteFailure] {
+        guard !writes.isEmpty else { return [] }
+        return try write { db in
+            var failures: [WriteFailure] = []
             for change in writes {
-                switch change {
-                case .ratings(let movieId, let remote):
-                    try Self.updateRatings(db, movieId: movieId, with: remote, now: now)
-                case .resolved(let movieId, let remote):
-                    _ = try Self.resolve(db, movieId: movieId, with: remote, now: now)
-                case .failure(let movieId, let message, let notFound):
-                    try db.execute(
-                        sql: """
-                            UPDATE movie SET fetchError = ?, notFoundAt = CASE WHEN ? THEN ? ELSE notFoundAt END
-                            WHERE id = ?
-                            """,
-                        arguments: [message, notFound, now, movieId])
-                case .recovered(let movieId):
-                    try db.execute(
-                        sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?", arguments: [movieId])
-                case .checked(let movieId, let check):
-                    // An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
-                    try db.execute(
-                        sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
-                        arguments: [
-                            check.checkedAt?.timeIntervalSince1970, check.interval,
-                            check.nextCheckAt.timeIntervalSince1970, movieId,
-                        ])
+                do {
+                    try db.inSavepoint {
+                        try Self.apply(change, db, now: now)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where !Self.isRowError(error) {
+                    throw error
+                } catch {
+                    let failure = WriteFailure(write: change, reason: "could not store: \(Self.reason(error))")
+                    failures.append(failure)
+                    try? db.inSavepoint {
+                        try Self.apply(
+                            .failure(movieId: change.movieId, message: failure.reason, notFound: false), db, now: now)
+                        return .commit
+                    }
                 }
             }
+            return failures
         }
+    }
+
+    /// Errors that belong to one row rather than to the database.
+    private static func isRowError(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
+    }
+
+    private static func apply(_ change: MovieWrite, _ db: Database, now: Date) throws {
+        switch change {
+        case .ratings(let movieId, let remote):
+            try updateRatings(db, movieId: movieId, with: remote, now: now)
+        case .resolved(let movieId, let remote):
+            _ = try resolve(db, movieId: movieId, with: remote, now: now)
+        case .failure(let movieId, let message, let notFound):
+            try db.execute(
+                sql: """
+                    UPDATE movie SET fetchError = ?, notFoundAt = CASE WHEN ? THEN ? ELSE notFoundAt END
+                    WHERE id = ?
+                    """,
+                arguments: [message, notFound, now, movieId])
+        case .recovered(let movieId):
+            try db.execute(
+                sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?", arguments: [movieId])
+        case .checked(let movieId, let check):
+            try record(check, movieId: movieId, db)
+        }
+    }
+
+    /// An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
+    static func record(_ check: MovieCheck, movieId: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?",
+            arguments: [
+                check.checkedAt?.timeIntervalSince1970, check.interval, check.nextCheckAt.timeIntervalSince1970,
+                movieId,
+            ])
     }
 }

@@ -6,36 +6,49 @@ public struct LinkOutcome: Sendable, Equatable {
     public var member: String
     public var movieId: Int64
     public var title: String
+    public var year: Int?
     public var remoteId: Int?
     public var memberCreated: Bool
     public var movieCreated: Bool
     /// False when the member already had this movie: nothing changed.
     public var linked: Bool
+    /// When TMDB's figures were last written; nil for a movie never looked up.
+    public var updatedAt: Date?
+
+    /// "Dune (1984)", or the title alone when the year is unknown.
+    public var shown: String { MovieName.shown(title, year) }
 }
 
 public struct ResolveOutcome: Sendable, Equatable {
     /// The movie that now carries the remote id: the same one, or the row it was merged into.
     public var movieId: Int64
     public var title: String
-    public var mergedInto: Bool
+    public var year: Int?
+    /// The movie that was folded into this one, as it was shown, when the remote id was already taken.
+    public var merged: String?
+    public var mergedInto: Bool { merged != nil }
+
+    public var shown: String { MovieName.shown(title, year) }
 }
 
 public enum UnlinkOutcome: Sendable, Equatable {
     case unknownMember
     case unknownMovie
+    case ambiguous(member: String, [MovieName])
     case notLinked(member: String, title: String)
     case unlinked(member: String, title: String, movieDeleted: Bool)
 }
 
 extension Store {
-    /// Finds or creates the member and the movie by their folded keys and links them.
-    /// Upserts inside one IMMEDIATE transaction, so concurrent processes never create duplicates.
-    public func link(member name: String, title: String, now: Date = Date()) throws(StoreError) -> LinkOutcome {
+    /// Finds or creates the member, and the movie the reference names, and links them. A title is found by any
+    /// spelling typed before (its alias), else by its identity (fold and year); a new title is kept as an alias.
+    /// One IMMEDIATE transaction whose first statement writes, so concurrent processes never create duplicates.
+    public func link(member name: String, movie reference: MovieReference, now: Date = Date()) throws(StoreError)
+        -> LinkOutcome
+    {
         try write { db in
-            let member = try upsert(
-                db, table: "member", display: "name", key: "nameKey", value: name, now: now)
-            let movie = try upsert(
-                db, table: "movie", display: "title", key: "titleKey", value: title, now: now)
+            let member = try upsertMember(db, name: name, now: now)
+            let movie = try findOrCreate(db, reference, now: now)
             try db.execute(
                 sql: """
                     INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
@@ -43,90 +56,134 @@ extension Store {
                     """,
                 arguments: [member.id, movie.id, now])
             let linked = db.changesCount > 0
-            let remoteId = try Int.fetchOne(db, sql: "SELECT remoteId FROM movie WHERE id = ?", arguments: [movie.id])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movie.id])
+            guard let row else { throw StoreError.failed(reason: "movie vanished while linking") }
             return LinkOutcome(
-                member: member.display, movieId: movie.id, title: movie.display, remoteId: remoteId,
-                memberCreated: member.created, movieCreated: movie.created, linked: linked)
+                member: member.display, movieId: movie.id, title: row[0], year: row[1], remoteId: row[2],
+                memberCreated: member.created, movieCreated: movie.created, linked: linked, updatedAt: row[3])
         }
     }
 
-    private func upsert(
-        _ db: Database, table: String, display: String, key: String, value: String, now: Date
-    ) throws -> (id: Int64, display: String, created: Bool) {
+    /// Kept for callers that name movies by title alone.
+    public func link(member name: String, title: String, now: Date = Date()) throws(StoreError) -> LinkOutcome {
+        try link(member: name, movie: .title(title, year: nil), now: now)
+    }
+
+    private func upsertMember(_ db: Database, name: String, now: Date) throws -> (
+        id: Int64, display: String, created: Bool
+    ) {
         try db.execute(
-            sql:
-                "INSERT INTO \(table) (\(display), \(key), createdAt) VALUES (?, ?, ?) ON CONFLICT (\(key)) DO NOTHING",
-            arguments: [value, TitleKey.make(value), now])
+            sql: "INSERT INTO member (name, nameKey, createdAt) VALUES (?, ?, ?) ON CONFLICT (nameKey) DO NOTHING",
+            arguments: [name, TitleKey.make(name), now])
         let created = db.changesCount > 0
         let row = try Row.fetchOne(
-            db, sql: "SELECT id, \(display) FROM \(table) WHERE \(key) = ?", arguments: [TitleKey.make(value)])
-        guard let row else { throw StoreError.failed(reason: "\(table) vanished during upsert") }
+            db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+        guard let row else { throw StoreError.failed(reason: "member vanished during upsert") }
         return (row[0], row[1], created)
     }
 
-    /// Stores what TMDB says about a movie. If another movie already holds this remote id,
-    /// the two become one: links move to the older row and this row is deleted.
-    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date()) throws(StoreError)
-        -> ResolveOutcome
+    /// Stores what TMDB says about a movie. If another movie already holds this remote id, the two become one:
+    /// links and aliases move to the row holding the id and this row is deleted. A movie that had another id
+    /// (settled by `mustc resolve`) takes the new one.
+    /// - Parameter check: when given, the lookup counts as the movie's check in the per-movie schedule, so the
+    ///   next fetch does not ask TMDB again for what it just said.
+    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date(), check: MovieCheck? = nil)
+        throws(StoreError) -> ResolveOutcome
     {
-        try write { db in try Self.resolve(db, movieId: movieId, with: remote, now: now) }
+        try write { db in
+            let outcome = try Self.resolve(db, movieId: movieId, with: remote, now: now)
+            if let check { try Self.record(check, movieId: outcome.movieId, db) }
+            return outcome
+        }
     }
 
     static func resolve(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date) throws -> ResolveOutcome {
         var target = movieId
+        var merged: String?
         let holder = try Int64.fetchOne(
             db, sql: "SELECT id FROM movie WHERE remoteId = ? AND id <> ?", arguments: [remote.id, movieId])
         if let holder {
-            try db.execute(
-                sql: """
-                    INSERT INTO memberMovie (memberId, movieId, addedAt)
-                    SELECT memberId, ?, addedAt FROM memberMovie WHERE movieId = ?
-                    ON CONFLICT (memberId, movieId) DO NOTHING
-                    """,
-                arguments: [holder, movieId])
-            try db.execute(sql: "DELETE FROM movie WHERE id = ?", arguments: [movieId])
+            merged = try merge(db, movieId, into: holder)
             target = holder
+        } else {
+            try db.execute(
+                sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ?",
+                arguments: [remote.id, identityKey(remoteId: remote.id), movieId])
         }
         try updateRatings(db, movieId: target, with: remote, now: now, remoteId: remote.id)
-        let title = try String.fetchOne(db, sql: "SELECT title FROM movie WHERE id = ?", arguments: [target]) ?? ""
-        return ResolveOutcome(movieId: target, title: title, mergedInto: holder != nil)
+        try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [target])
+        let row = try Row.fetchOne(db, sql: "SELECT title, year FROM movie WHERE id = ?", arguments: [target])
+        return ResolveOutcome(movieId: target, title: row?[0] ?? "", year: row?[1], merged: merged)
     }
 
-    /// Writes TMDB's figures and clears any fetch failure recorded for the movie.
+    /// Moves links, aliases and a known IMDb id from `movieId` to `holder`, then deletes `movieId`;
+    /// returns how the deleted movie was shown.
+    private static func merge(_ db: Database, _ movieId: Int64, into holder: Int64) throws -> String {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT title, year, imdbId FROM movie WHERE id = ?", arguments: [movieId])
+        try db.execute(
+            sql: """
+                INSERT INTO memberMovie (memberId, movieId, addedAt)
+                SELECT memberId, ?, addedAt FROM memberMovie WHERE movieId = ?
+                ON CONFLICT (memberId, movieId) DO NOTHING
+                """,
+            arguments: [holder, movieId])
+        try db.execute(sql: "UPDATE movieAlias SET movieId = ? WHERE movieId = ?", arguments: [holder, movieId])
+        try db.execute(
+            sql: "UPDATE movie SET imdbId = coalesce(imdbId, ?) WHERE id = ?",
+            arguments: [row?["imdbId"] as String?, holder])
+        try db.execute(sql: "DELETE FROM movie WHERE id = ?", arguments: [movieId])
+        return MovieName.shown(row?[0] ?? "", row?[1])
+    }
+
+    /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A movie added by its id carries
+    /// the id as its title until TMDB names it.
     static func updateRatings(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, remoteId: Int? = nil)
         throws
     {
+        // No title a person types reads like this: the parser takes such text as an id.
+        let placeholder = "(title GLOB 'tmdb:[0-9]*' OR title GLOB 'imdb:tt[0-9]*')"
         try db.execute(
             sql: """
-                UPDATE movie SET remoteId = coalesce(?, remoteId), popularity = ?, voteAverage = ?, voteCount = ?,
-                    releaseDate = ?, updatedAt = ?, fetchError = NULL, notFoundAt = NULL
-                WHERE id = ?
+                UPDATE movie SET remoteId = coalesce(:remoteId, remoteId), popularity = :popularity,
+                    voteAverage = :voteAverage, voteCount = :voteCount, releaseDate = :releaseDate,
+                    updatedAt = :now, fetchError = NULL, notFoundAt = NULL, year = coalesce(:year, year),
+                    imdbId = coalesce(:imdbId, imdbId),
+                    title = CASE WHEN :title IS NOT NULL AND \(placeholder) THEN :title ELSE title END,
+                    titleKey = CASE WHEN :title IS NOT NULL AND \(placeholder) THEN :titleKey ELSE titleKey END
+                WHERE id = :id
                 """,
             arguments: [
-                remoteId, remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, now, movieId,
+                "remoteId": remoteId, "popularity": remote.popularity, "voteAverage": remote.voteAverage,
+                "voteCount": remote.voteCount, "releaseDate": remote.releaseDate, "now": now, "year": remote.year,
+                "imdbId": remote.imdbId, "title": remote.title, "titleKey": remote.title.map(TitleKey.make),
+                "id": movieId,
             ])
     }
 
-    /// Unlinks a member from a movie, and deletes the movie once no member keeps it.
-    public func unlink(member name: String, title: String) throws(StoreError) -> UnlinkOutcome {
+    /// Unlinks a member from the movie the reference names among theirs, and deletes the movie once no member
+    /// keeps it. Several of the member's movies answering to the name (remakes) are listed, not guessed between.
+    public func unlink(member name: String, movie reference: MovieReference) throws(StoreError) -> UnlinkOutcome {
         try write { db in
-            guard
-                let member = try Row.fetchOne(
-                    db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
-            else { return .unknownMember }
-            guard
-                let movie = try Row.fetchOne(
-                    db, sql: "SELECT id, title FROM movie WHERE titleKey = ?", arguments: [TitleKey.make(title)])
-            else { return .unknownMovie }
-            let (memberId, memberName): (Int64, String) = (member[0], member[1])
-            let (movieId, movieTitle): (Int64, String) = (movie[0], movie[1])
-            try db.execute(
-                sql: "DELETE FROM memberMovie WHERE memberId = ? AND movieId = ?", arguments: [memberId, movieId])
-            guard db.changesCount > 0 else { return .notLinked(member: memberName, title: movieTitle) }
-            try db.execute(
-                sql: "DELETE FROM movie WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberMovie WHERE movieId = ?)",
-                arguments: [movieId, movieId])
-            return .unlinked(member: memberName, title: movieTitle, movieDeleted: db.changesCount > 0)
+            let found = try Self.memberMovie(db, member: name, reference)
+            switch found {
+            case .unknownMember: return .unknownMember
+            case .unknownMovie: return .unknownMovie
+            case .notKept(let member, let movie): return .notLinked(member: member, title: movie.shown)
+            case .ambiguous(let member, let movies): return .ambiguous(member: member, movies)
+            case .found(let member, let memberId, let movie):
+                try db.execute(
+                    sql: "DELETE FROM memberMovie WHERE memberId = ? AND movieId = ?", arguments: [memberId, movie.id])
+                try db.execute(
+                    sql: "DELETE FROM movie WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberMovie WHERE movieId = ?)",
+                    arguments: [movie.id, movie.id])
+                return .unlinked(member: member, title: movie.shown, movieDeleted: db.changesCount > 0)
+            }
         }
+    }
+
+    public func unlink(member name: String, title: String) throws(StoreError) -> UnlinkOutcome {
+        try unlink(member: name, movie: .title(title, year: nil))
     }
 }

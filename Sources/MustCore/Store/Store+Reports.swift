@@ -8,6 +8,7 @@ public struct MemberSummary: Sendable, Equatable, Encodable {
 
 public struct MovieListing: Sendable, Equatable, Encodable {
     public var title: String
+    public var year: Int?
     public var remoteId: Int?
     public var releaseDate: String?
     public var members: [String]
@@ -16,12 +17,16 @@ public struct MovieListing: Sendable, Equatable, Encodable {
     public var nextCheckAt: Date?
 
     private enum CodingKeys: String, CodingKey {
-        case title, remoteId, releaseDate, members, lastCheckedAt, nextCheckAt
+        case title, year, remoteId, releaseDate, members, lastCheckedAt, nextCheckAt
     }
+
+    /// "Dune (1984)", or the title alone when the year is unknown.
+    public var shown: String { MovieName.shown(title, year) }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(releaseDate, forKey: .releaseDate)
         try container.encode(members, forKey: .members)
@@ -38,12 +43,12 @@ extension Store {
                 db,
                 sql: """
                     SELECT member.id, member.name, movie.title, movie.remoteId, movie.popularity,
-                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id
+                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id, movie.year
                     FROM member
                     LEFT JOIN memberMovie ON memberMovie.memberId = member.id
                     LEFT JOIN movie ON movie.id = memberMovie.movieId
                     WHERE ?1 IS NULL OR member.nameKey = ?1
-                    ORDER BY member.nameKey, movie.titleKey
+                    ORDER BY member.nameKey, movie.titleKey, movie.year, movie.id
                     """,
                 arguments: [member.map(TitleKey.make)])
             var members: [MemberRatings] = []
@@ -57,8 +62,8 @@ extension Store {
                 guard row[8] as Int64? != nil else { continue }
                 members[members.count - 1].movies.append(
                     MovieRating(
-                        title: row[2], remoteId: row[3], popularity: row[4], voteAverage: row[5], voteCount: row[6],
-                        updatedAt: row[7]))
+                        title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
+                        voteCount: row[6], updatedAt: row[7]))
             }
             return RatingsReport(members: members)
         }
@@ -82,7 +87,7 @@ extension Store {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name,
+                    SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name, movie.year,
                         movieSchedule.checkedAt, movieSchedule.nextCheckAt
                     FROM movie
                     LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
@@ -90,7 +95,7 @@ extension Store {
                     JOIN member ON member.id = memberMovie.memberId
                     WHERE ?1 IS NULL OR movie.id IN (
                         SELECT movieId FROM memberMovie JOIN member ON member.id = memberId WHERE nameKey = ?1)
-                    ORDER BY movie.titleKey, movie.id, member.nameKey
+                    ORDER BY movie.titleKey, movie.year, movie.id, member.nameKey
                     """,
                 arguments: [member.map(TitleKey.make)])
             var listings: [MovieListing] = []
@@ -98,10 +103,10 @@ extension Store {
             while let row = try rows.next() {
                 let movieId: Int64 = row[0]
                 if movieId != currentId {
-                    let (checked, next): (Double?, Double?) = (row[5], row[6])
+                    let (checked, next): (Double?, Double?) = (row[6], row[7])
                     listings.append(
                         MovieListing(
-                            title: row[1], remoteId: row[2], releaseDate: row[3], members: [],
+                            title: row[1], year: row[5], remoteId: row[2], releaseDate: row[3], members: [],
                             lastCheckedAt: checked.map(Date.init(timeIntervalSince1970:)),
                             // 0 is "never checked": due at once, shown as now rather than as 1970.
                             nextCheckAt: next.map { Date(timeIntervalSince1970: max($0, 0)) }))

@@ -164,10 +164,12 @@ extension Store {
     /// Everything `mustc status` shows, read in one transaction so the schedule and the runs agree.
     public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
         try read { db in
-            StatusReport(
+            var report = StatusReport(
                 schedule: try Self.scheduleState(db), runs: try Self.recentRuns(db, limit: runs),
                 failing: try Self.failingMovies(db), unresolved: try Self.unresolvedMovies(db),
                 checks: try Self.checkCounts(db, now: now), now: now)
+            report.needsChoice = try Self.moviesNeedingChoice(db)
+            return report
         }
     }
 }

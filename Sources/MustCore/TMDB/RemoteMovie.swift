@@ -1,7 +1,7 @@
 import Foundation
 
 /// A movie as TMDB describes it: the fields mustc uses from search results and details alike.
-public struct RemoteMovie: Sendable, Equatable, Decodable {
+public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
     public var id: Int
     public var title: String?
     public var originalTitle: String?
@@ -10,10 +10,12 @@ public struct RemoteMovie: Sendable, Equatable, Decodable {
     public var voteCount: Int?
     /// "YYYY-MM-DD", or nil where TMDB gives "" or null.
     public var releaseDate: String?
+    /// Only details carry it ("tt…", often null); search and find results do not.
+    public var imdbId: String?
 
     public init(
         id: Int, title: String?, originalTitle: String? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
-        voteCount: Int? = nil, releaseDate: String? = nil
+        voteCount: Int? = nil, releaseDate: String? = nil, imdbId: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -22,6 +24,7 @@ public struct RemoteMovie: Sendable, Equatable, Decodable {
         self.voteAverage = voteAverage
         self.voteCount = voteCount
         self.releaseDate = releaseDate
+        self.imdbId = imdbId
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -30,6 +33,7 @@ public struct RemoteMovie: Sendable, Equatable, Decodable {
         case voteAverage = "vote_average"
         case voteCount = "vote_count"
         case releaseDate = "release_date"
+        case imdbId = "imdb_id"
     }
 
     public init(from decoder: Decoder) throws {
@@ -42,20 +46,21 @@ public struct RemoteMovie: Sendable, Equatable, Decodable {
         voteCount = try container.decodeIfPresent(Int.self, forKey: .voteCount)
         let date = try container.decodeIfPresent(String.self, forKey: .releaseDate)
         releaseDate = date?.isEmpty == false ? date : nil
+        let imdb = try container.decodeIfPresent(String.self, forKey: .imdbId)
+        imdbId = imdb?.isEmpty == false ? imdb : nil
+    }
+
+    /// The year of `releaseDate`, when it has one mustc accepts.
+    public var year: Int? {
+        guard let releaseDate, let year = Int(releaseDate.prefix(4)), MovieReference.years.contains(year) else {
+            return nil
+        }
+        return year
     }
 
     /// The ratings mustc keeps, for deciding whether a refresh changed anything.
     public func sameRatings(popularity: Double?, voteAverage: Double?, voteCount: Int?) -> Bool {
         self.popularity == popularity && self.voteAverage == voteAverage && self.voteCount == voteCount
-    }
-
-    /// An exact folded match on title or original title first, otherwise TMDB's top result.
-    public static func bestMatch(for title: String, in results: [RemoteMovie]) -> RemoteMovie? {
-        let key = TitleKey.make(title)
-        let exact = results.first { result in
-            [result.title, result.originalTitle].contains { $0.map(TitleKey.make) == key }
-        }
-        return exact ?? results.first
     }
 }
 
@@ -71,6 +76,13 @@ struct SearchPage: Decodable {
         case totalPages = "total_pages"
         case totalResults = "total_results"
     }
+}
+
+/// `GET /find/{external_id}` answers with a list per kind of thing; mustc reads the movies.
+struct FindPage: Decodable {
+    var movieResults: [RemoteMovie]
+
+    private enum CodingKeys: String, CodingKey { case movieResults = "movie_results" }
 }
 
 /// TMDB's error body: `{"success": false, "status_code": N, "status_message": "…"}`.

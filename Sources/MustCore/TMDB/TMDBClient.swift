@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// Talks to TMDB v3: search and details, with auth, typed errors, retries and an optional shared rate limiter.
+/// Talks to TMDB v3: search, details and find, with auth, typed errors, retries and an optional shared rate limiter.
 public struct TMDBClient: Sendable {
     public var baseURL: URL
     public var credentials: TMDBCredentials
@@ -32,10 +32,19 @@ public struct TMDBClient: Sendable {
         self.logger = logger
     }
 
-    /// `GET /search/movie?query=…`: the first page of matches.
-    public func search(_ title: String) async throws -> [RemoteMovie] {
-        let page: SearchPage = try await get("search/movie", query: [("query", title), ("page", "1")])
+    /// `GET /search/movie?query=…`: the first page of matches; with a year, only movies released that year.
+    public func search(_ title: String, year: Int? = nil) async throws -> [RemoteMovie] {
+        var query = [("query", title), ("page", "1")]
+        if let year { query.append(("year", String(year))) }
+        let page: SearchPage = try await get("search/movie", query: query)
         return page.results
+    }
+
+    /// `GET /find/{imdb id}?external_source=imdb_id`: the TMDB movie with this IMDb id, or nil when TMDB
+    /// knows none (it answers empty lists, not 404).
+    public func find(imdbId: String) async throws -> RemoteMovie? {
+        let page: FindPage = try await get("find/\(imdbId)", query: [("external_source", "imdb_id")])
+        return page.movieResults.first
     }
 
     /// `GET /movie/{id}`.
@@ -43,9 +52,9 @@ public struct TMDBClient: Sendable {
         try await get("movie/\(id)", query: [])
     }
 
-    /// Searches and picks the best match, or nil when TMDB finds nothing.
-    public func lookUp(title: String) async throws -> RemoteMovie? {
-        RemoteMovie.bestMatch(for: title, in: try await search(title))
+    /// Searches and decides which result the title names, if any (see `MovieMatch`).
+    public func match(title: String, year: Int? = nil) async throws -> MovieMatch<RemoteMovie> {
+        MovieMatch.decide(title: title, year: year, results: try await search(title, year: year))
     }
 
     /// Built as text: URLComponents took a tenth of a fetch's CPU.

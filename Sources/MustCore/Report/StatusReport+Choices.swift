@@ -1,0 +1,44 @@
+import Foundation
+
+/// The `status` section for movies that need a choice: kept apart from the schedule lines on purpose.
+extension StatusReport {
+    /// "Movies that need a choice:" and, per movie, each candidate with the command that picks it.
+    func choiceLines() -> [String] {
+        guard !needsChoice.isEmpty else { return [] }
+        var lines = ["", "Movies that need a choice (no TMDB title matched exactly):"]
+        for movie in needsChoice {
+            let keptBy = movie.members.isEmpty ? "" : " (kept by \(movie.members.joined(separator: ", ")))"
+            lines.append("  \(movie.shown)\(keptBy):")
+            let member = Shell.quoted(movie.members.first ?? "<member>")
+            let named = MovieReference.title(movie.title, year: movie.year).argument
+            for candidate in movie.candidates {
+                lines.append(
+                    "    mustc resolve \(member) \(named) tmdb:\(candidate.remoteId)    # \(candidate.shown)")
+            }
+        }
+        return lines
+    }
+}
+
+extension MovieNeedingChoice: Encodable {
+    private enum CodingKeys: String, CodingKey { case title, year, members, candidates }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
+        try container.encode(members, forKey: .members)
+        try container.encode(candidates, forKey: .candidates)
+    }
+}
+
+extension MovieCandidate: Encodable {
+    private enum CodingKeys: String, CodingKey { case remoteId, title, year }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(remoteId, forKey: .remoteId)
+        try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
+    }
+}

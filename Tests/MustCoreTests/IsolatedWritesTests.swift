@@ -1,0 +1,129 @@
+import Foundation
+import MustCore
+import TMDBStub
+import Testing
+
+/// A fetch's writes: one refused row never sinks its batch, pending writes commit on time, and a database held
+/// by another writer never stops the requests.
+@Suite final class IsolatedWritesTests {
+    let stub: TMDBStubServer
+    let directory = TemporaryDirectory("mustc-writes")
+    let store: Store
+
+    init() throws {
+        // TMDB never sends id 0, but nothing stops a broken proxy from doing it: the schema refuses it.
+        stub = TMDBStubServer(movies: StubMovie.synthetic(20) + [StubMovie(id: 0, title: "Zero")])
+        try stub.start()
+        store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
+    }
+
+    deinit { stub.stop() }
+
+    func runner(batch: Int = 50, flush: TimeInterval = 1, concurrency: Int = 4) -> FetchRunner {
+        var config = Config()
+        config.fetch.maxConcurrentOperations = concurrency
+        config.fetch.writeBatchSize = batch
+        let stack = CurlTransport.stack()
+        let client = TMDBClient(
+            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 10, retry: .none,
+            counter: RequestCounter(), transport: stack.transport, executor: stack.executor, logger: quietLogger)
+        var settings = FetchRunner.Settings(config)
+        settings.flushInterval = flush
+        return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger)
+    }
+
+    func link(_ count: Int) throws {
+        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)") }
+    }
+
+    func storedVoteCounts() throws -> String {
+        try sqlite(
+            store.path,
+            "SELECT group_concat(coalesce(voteCount, '-'), ',') FROM (SELECT voteCount FROM movie ORDER BY id)")
+    }
+
+    @Test func aRefusedRowIsReportedAloneAndTheRestOfItsBatchCommits() throws {
+        try link(3)
+        let ids = try store.moviesToRefresh().map(\.id)
+        let refused = try store.apply([
+            .resolved(movieId: ids[0], RemoteMovie(id: 100_000, title: "Movie 1", voteCount: 11)),
+            .resolved(movieId: ids[1], RemoteMovie(id: 0, title: "Movie 2", voteCount: 22)),
+            .resolved(movieId: ids[2], RemoteMovie(id: 100_002, title: "Movie 3", voteCount: 33)),
+        ])
+        #expect(refused.map(\.write.movieId) == [ids[1]])
+        #expect(refused.first?.reason.contains("CHECK constraint failed") == true)
+        #expect(try storedVoteCounts() == "11,-,33")
+        #expect(try store.failingMovies().map(\.title) == ["Movie 2"])
+    }
+
+    @Test func aChangeSQLiteRefusedIsCountedAsAFailureNotAChange() async throws {
+        try link(5)
+        _ = try store.link(member: "Bob", title: "Zero")
+        let report = await runner().run()
+        #expect(report.summary.storeFailure == nil)
+        #expect(report.summary.changed == 5)
+        #expect(report.summary.failed == 1)
+        #expect(report.summary.result == .newData)
+        #expect(try store.unresolvedMovies() == ["Zero"])
+        #expect(try store.failingMovies().first?.reason.contains("could not store") == true)
+    }
+
+    // Timing here is judged by order, not by a stopwatch: the suite's other tests can hold Swift's two cooperative
+    // threads for seconds (measured: stalls of 1.4–4.1 s in a full run), so the runs start on the curl loop's own
+    // executor, and what happens "while" is made to last until the test has seen it.
+
+    @Test func pendingWritesCommitWithinTheFlushIntervalWhileAnAnswerHangs() async throws {
+        try link(6)
+        stub.inject(.hang(seconds: 30), on: .search, times: 1)
+        let fetch = runner(batch: 1000, flush: 0.3, concurrency: 6)
+        let run = Task(executorPreference: fetch.client.executor) { await fetch.run() }
+        // Five answers arrive at once and the sixth hangs: the five must be committed while it hangs.
+        var committed = 0
+        let deadline = Date().addingTimeInterval(20)
+        while committed < 5, Date() < deadline {
+            committed = try store.moviesToRefresh().filter { $0.remoteId != nil }.count
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        run.cancel()
+        let report = await run.value
+        #expect(committed == 5, "the five answers were not committed while the sixth hung")
+        #expect(report.interrupted)
+        #expect(report.summary.changed == 5)
+    }
+
+    @Test func aDatabaseHeldByAnotherWriterDoesNotStopTheRequests() async throws {
+        try link(20)
+        _ = await runner().run()
+        for id in 100_000..<100_020 { stub.update(id: id) { $0.voteCount += 1 } }
+        stub.latency = 0.03
+        stub.resetCounters()
+
+        // The stock sqlite3 CLI takes the write lock and holds it until the test sends COMMIT.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [store.path]
+        let input = Pipe()
+        let output = Pipe()
+        (holder.standardInput, holder.standardOutput) = (input, output)
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+        let locked = output.fileHandleForReading.availableData
+        #expect(String(decoding: locked, as: UTF8.self).contains("locked"))
+
+        let fetch = runner(batch: 1, concurrency: 2)
+        let run = Task(executorPreference: fetch.client.executor) { await fetch.run() }
+        // 20 answers at 30 ms, two at a time, take about 0.3 s. A writer on the HTTP thread would wait out the
+        // 10 s busy timeout at its first write, and the requests with it.
+        let deadline = Date().addingTimeInterval(8)
+        while stub.requestCount < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let answeredWhileLocked = stub.requestCount
+        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+        try input.fileHandleForWriting.close()
+        let report = await run.value
+        #expect(answeredWhileLocked == 20, "requests stalled behind the write lock")
+        #expect(report.summary.changed == 20, "\(report.summary.firstFailure ?? "")")
+        #expect(report.summary.storeFailure == nil)
+        #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE voteCount = 1 + (id - 1)") == "20")
+    }
+}
