@@ -63,7 +63,7 @@ import Testing
     static let expectedTable = [
         "Zoë \"Z\" O'Neil",
         "  Movie                                      Popularity  Rating  Votes  Updated",
-        "  Amélie                                     7.2         7.9     11412  2026-11-18T11:06:40Z",
+        "  Amélie (2001)                              7.2         7.9     11412  2026-11-18T11:06:40Z",
         "  Tab\there, back\\slash, bell\u{7}, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
         "  Not fetched                                –           –       –      not fetched yet",
         "",
