@@ -132,7 +132,8 @@ import Testing
             failure = error as? TMDBError
         }
         #expect(stub.requestCount == requests)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Waiting out "31" would take 31 s; a loaded machine took up to 15 s to return at once.
+        #expect(ContinuousClock.now - started < .seconds(30))
         if requests == 2 {
             #expect(movie?.id == 194)
         } else {

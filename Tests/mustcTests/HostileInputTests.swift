@@ -55,8 +55,8 @@ import Testing
         let finished = Date()
         #expect(fetch.status == 75, "\(fetch.all)")
         #expect(try fetch.json()["result"] as? String == "failed")
-        // A wait longer than the client's retry limit is not waited out inside the run.
-        #expect(finished.timeIntervalSince(started) < 20)
+        // A wait longer than the client's retry limit (30 s) is not waited out inside the run, even once.
+        #expect(finished.timeIntervalSince(started) < 30)
 
         let status = try await mustc("status", "--json")
         #expect(status.status == 0, "\(status.all)")
