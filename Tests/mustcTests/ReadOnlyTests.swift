@@ -121,6 +121,36 @@ struct ReadOnlyTests {
         #expect(members.stdout.contains("Ann"))
     }
 
+    /// sqlite3 with the WAL files kept, as mustc keeps them, so that nobody can still read afterwards.
+    func sqliteKeepingWAL(_ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-cmd", ".timeout 5000", database, ".filectrl persist_wal 1", sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // The first line is what .filectrl printed.
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst().joined(separator: "\n")
+    }
+
+    @Test func keysFromAnOlderFoldAreReadAsTheyAreAndReKeyedByTheOwner() async throws {
+        #expect(try await mustc("add", "--no-lookup", "Ann", "Up").status == 0)
+        let fold = "SELECT value FROM setting WHERE name = 'titleKeyFold'"
+        // As if an older fold had made the keys.
+        _ = try sqliteKeepingWAL("UPDATE setting SET value = '0' WHERE name = 'titleKeyFold'")
+        #expect(try sqliteKeepingWAL(fold) == "0")
+
+        let members = try await read("members")
+        #expect(members.status == 0, "\(members.all)")
+        #expect(members.stdout.contains("Ann"))
+        #expect(try sqliteKeepingWAL(fold) == "0", "a reader never re-keys")
+        #expect(try await mustc("members").status == 0)
+        let rekeyed = try sqliteKeepingWAL(fold)
+        #expect(!rekeyed.isEmpty && rekeyed != "0", "the owner's open re-keyed")
+    }
+
     @Test func aWALDatabaseWithoutItsWALFilesNamesWhoCanFixIt() async throws {
         #expect(try await mustc("add", "--no-lookup", "Ann", "Up").status == 0)
         // sqlite3 deletes the -wal and -shm files when it closes, as mustc did before it kept them.

@@ -11,14 +11,46 @@ extension Store {
     /// before, when this user may write it; otherwise the error names who can migrate it.
     public static func forReading(path: String, logger: Logger) throws(StoreError) -> Store {
         guard FileManager.default.fileExists(atPath: path) else { return try Store(path: path, logger: logger) }
-        let reader: DatabaseQueue
-        let unknown: [String]
-        let pending: [String]
-        do {
-            reader = try DatabaseQueue(path: path, configuration: readOnlyConfiguration)
-            (unknown, pending) = try reader.read { db in
-                (try Migrations.unknownIdentifiers(db), try Migrations.pendingIdentifiers(db))
+        let (reader, state) = try openReadOnly(path)
+        guard state.unknown.isEmpty else { throw .newerSchema(path: path, unknownMigrations: state.unknown) }
+        let writable = access(path, W_OK) == 0
+        if !state.pending.isEmpty {
+            guard writable else {
+                throw .needsWriteAccess(
+                    path: path,
+                    why: "needs its schema upgraded (\(state.pending.joined(separator: ", "))), and this user "
+                        + "cannot write it",
+                    owner: owner(of: path))
             }
+            return try Store(path: path, logger: logger)
+        }
+        // Keys an older fold made are re-keyed by the first open that may write; a reader who may not still
+        // reads every row, and only a lookup by a name whose key changed misses until then.
+        if !state.foldCurrent && writable { return try Store(path: path, logger: logger) }
+        logger.debug("database ready (read-only)", metadata: ["path": "\(path)"])
+        return Store(path: path, logger: logger, readOnly: reader)
+    }
+
+    private struct SchemaState {
+        var unknown: [String]
+        var pending: [String]
+        var foldCurrent: Bool
+    }
+
+    private static func openReadOnly(_ path: String) throws(StoreError) -> (DatabaseQueue, SchemaState) {
+        do {
+            let reader = try DatabaseQueue(path: path, configuration: readOnlyConfiguration)
+            let state = try reader.read { db in
+                let pending = try Migrations.pendingIdentifiers(db)
+                let fold =
+                    pending.isEmpty
+                    ? try String.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [foldSetting])
+                    : nil
+                return SchemaState(
+                    unknown: try Migrations.unknownIdentifiers(db), pending: pending,
+                    foldCurrent: fold == String(TitleKey.version))
+            }
+            return (reader, state)
         } catch let error as DatabaseError where missingWALFiles(error, path: path) {
             throw .needsWriteAccess(
                 path: path,
@@ -28,18 +60,6 @@ extension Store {
         } catch {
             throw .cannotOpen(path: path, reason: reason(error))
         }
-        guard unknown.isEmpty else { throw .newerSchema(path: path, unknownMigrations: unknown) }
-        if pending.isEmpty {
-            logger.debug("database ready (read-only)", metadata: ["path": "\(path)"])
-            return Store(path: path, logger: logger, readOnly: reader)
-        }
-        guard access(path, W_OK) == 0 else {
-            throw .needsWriteAccess(
-                path: path,
-                why: "needs its schema upgraded (\(pending.joined(separator: ", "))), and this user cannot write it",
-                owner: owner(of: path))
-        }
-        return try Store(path: path, logger: logger)
     }
 
     static var readOnlyConfiguration: Configuration {
