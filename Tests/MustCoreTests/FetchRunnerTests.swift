@@ -96,7 +96,7 @@ import Testing
         stub.resetCounters()
         let report = await runner(pageSize: pageSize).run()
         #expect(report.summary.movies == 21)
-        #expect(report.summary.unchanged == 20)
+        #expect(report.summary.unchanged == 20, "\(report.summary.firstFailure ?? "")")
         #expect(report.summary.skipped == 1, "the movie TMDB did not know rests")
         let paths = stub.requests.map(\.path)
         #expect(paths.count == 20)
