@@ -12,7 +12,7 @@ struct Mustc: AsyncParsableCommand {
             """,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
-            MoviesCommand.self,
+            MoviesCommand.self, ChangesCommand.self,
             FetchCommand.self, StatusCommand.self,
         ]
     )
