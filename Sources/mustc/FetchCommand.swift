@@ -29,8 +29,13 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let config = try global.loadConfig()
+            // Before the store opens: a hook that cannot run is a config error, with nothing written.
+            let hook = try makeHook(config)
             let store = try global.openStore(config)
-            let fetch = try makeFetch(config: config, store: store)
+            var configured = try makeFetch(config: config, store: store)
+            configured.hook = hook
+            configured.historyKeep = config.history.keep
+            let fetch = configured
             let signals = Signals()
             let failed = try await signals.run {
                 watch ? try await watchLoop(fetch) : try await once(fetch, force: force)
@@ -57,6 +62,19 @@ struct FetchCommand: AsyncParsableCommand {
         let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule))
         return BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+    }
+
+    /// The `fetch.onNewData` hook, its program found now; nil when none is configured.
+    private func makeHook(_ config: Config) throws -> NewDataHook? {
+        guard let arguments = config.fetch.onNewData else { return nil }
+        do {
+            return try NewDataHook(
+                arguments: arguments, timeout: config.fetch.onNewDataTimeout,
+                environment: ProcessInfo.processInfo.environment,
+                secrets: [config.tmdb.apiKey, config.tmdb.accessToken].compactMap { $0 })
+        } catch {
+            throw Failure.config(error.description)
+        }
     }
 
     /// One fetch; returns true when it failed.
