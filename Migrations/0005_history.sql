@@ -25,7 +25,8 @@ CREATE INDEX movieHistory_movieId ON movieHistory(movieId, at);
 
 -- Movies that already have figures start with them as their baseline, dated when they were written.
 INSERT INTO movieHistory (movieId, at, baseline, popularity, voteAverage, voteCount)
-SELECT id, (julianday(coalesce(updatedAt, createdAt)) - 2440587.5) * 86400.0, 1, popularity, voteAverage, voteCount
+SELECT id, round((julianday(coalesce(updatedAt, createdAt)) - 2440587.5) * 86400.0, 3), 1, popularity, voteAverage,
+    voteCount
 FROM movie
 WHERE popularity IS NOT NULL OR voteAverage IS NOT NULL OR voteCount IS NOT NULL;
 
