@@ -35,7 +35,9 @@ struct ChangesCommand: AsyncParsableCommand {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }
             let report = try store.changes(since: start, member: member)
-            print(report.render(format, sparklines: format == .table && isatty(STDOUT_FILENO) != 0))
+            let text = report.render(format, sparklines: format == .table && isatty(STDOUT_FILENO) != 0)
+            // CSV ends with its own CRLF; the others get a final newline.
+            FileHandle.standardOutput.write(Data((format == .csv ? text : text + "\n").utf8))
         }
     }
 }
