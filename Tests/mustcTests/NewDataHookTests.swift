@@ -129,6 +129,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: mustc.home.file("late.txt")))
     }
 
+    /// contrib/hooks/mustc-notify, the README's example, with a notify-send that writes down what it was asked to show.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+    func theContribExampleSendsANotification() async throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appending(path: "../../contrib/hooks/mustc-notify").standardized.path
+        let bin = mustc.home.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$HOME/notified.txt\"\n"
+            .write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/notify-send")
+        var notifying = mustc
+        notifying.environment["PATH"] = bin + ":/usr/bin:/bin"
+        try """
+        {"tmdb": {"maxRequestsPerSecond": 2000}, "fetch": {"onNewData": ["\(example)"]}}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try await notifying("add", "Ann", "Up").status == 0)
+        stub.update(id: 14160) { $0.voteAverage = 8.0 }
+        let outcome = try await notifying("fetch", "--force")
+        #expect(outcome.status == 0, "\(outcome.all)")
+        let shown = try read("notified.txt")
+        #expect(shown.contains("mustc: 1 movie changed"), "\(shown)")
+        #expect(shown.contains("Up (2009): rating 7.9 → 8.0 (+0.1)  [Ann]"), "\(shown)")
+        #expect(try await lastHook()["outcome"] as? String == "succeeded")
+    }
+
     @Test func aHookThatIsNotAnArrayOrNamesNoProgramIsAConfigErrorAndNothingIsWritten() async throws {
         let cases = [
             (#"{"fetch": {"onNewData": "notify-send mustc"}}"#, "fetch.onNewData"),
