@@ -93,7 +93,7 @@ import Testing
         stub.resetCounters()
         let report = await runner(pageSize: pageSize).run()
         #expect(report.summary.movies == 21)
-        #expect(report.summary.unchanged == 20)
+        #expect(report.summary.unchanged == 20, "\(report.summary.firstFailure ?? "")")
         #expect(report.summary.skipped == 1, "the movie TMDB did not know rests")
         let paths = stub.requests.map(\.path)
         #expect(paths.count == 20)
@@ -216,12 +216,15 @@ import Testing
 
     @Test func cancellationInterruptsAndKeepsWhatWasWritten() async throws {
         try await seeded()
-        stub.latency = 0.2
+        // Slow answers (10 s for the whole run), so the cancel below lands mid-run even when the suite's other
+        // tests hold the cooperative threads for seconds.
+        stub.latency = 1
         for id in 100_000..<100_020 { stub.update(id: id) { $0.voteCount += 100 } }
         let fetch = runner(concurrency: 2)
         let task = Task { await fetch.run() }
         // With 2 in flight, a 4th request means two answers were taken in, and only Amélie is unchanged.
-        while stub.requestCount < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = Date().addingTimeInterval(30)
+        while stub.requestCount < 4, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
         let report = await task.value
         #expect(report.interrupted)

@@ -89,6 +89,21 @@ import Testing
         #expect(try store.changes(since: t0 - day).changes.isEmpty)
     }
 
+    @Test func aMergeKeepsTheHistoryOfTheTMDBMovieInTheRowThatStays() throws {
+        // Ann typed the title first (row 1, no id yet); Bob added it by id (row 2, looked up).
+        let typed = try store.link(member: "Ann", title: "Up", now: t0)
+        let byId = try store.link(member: "Bob", movie: .tmdb(14160), now: t0)
+        _ = try store.resolve(movieId: byId.movieId, with: Self.up(popularity: 80, votes: 100), now: t0)
+        // The title resolves to the same TMDB movie: row 1 keeps its name and takes row 2's history along.
+        let outcome = try store.resolve(movieId: typed.movieId, with: Self.up(popularity: 82, votes: 130), now: t0 + 60)
+        #expect(outcome.movieId == typed.movieId)
+        #expect(try entries() == "1:->100,0:100>130")
+        #expect(try sqlite(store.path, "SELECT DISTINCT movieId FROM movieHistory") == "\(typed.movieId)")
+        let up = try #require(try store.changes(since: t0 - day).changes.first)
+        #expect(up.first.figures.voteCount == 100 && up.last.figures.voteCount == 130)
+        #expect(up.members == ["Ann", "Bob"])
+    }
+
     @Test func changesFollowTheMemberAndTheRun() throws {
         let id = try addUp()
         let bob = try store.link(member: "Bob", title: "Amélie", now: t0)

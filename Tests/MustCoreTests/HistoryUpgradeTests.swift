@@ -3,16 +3,17 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database written by the schema before 0005 (the repository's own migration files 0001–0004, applied by the
-/// stock sqlite3 CLI, with rows written in between as mustc wrote them) gains the history in place.
+/// A database written by the schema without 0005 (the repository's own migration files but 0005, applied by the
+/// stock sqlite3 CLI, with rows written in between as mustc wrote them) gains the history in place; 0006 and later
+/// landed on main before 0005, so a file from main has them already.
 @Suite struct HistoryUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-history")
     var path: String { scratch.file("old.sqlite") }
 
-    /// 0001–0003, the rows of the release before identities, then 0004: a file as the previous release left it.
+    /// 0001–0003, the rows of the release before identities, then 0004 and every later migration but 0005.
     static func writeDatabaseBeforeHistory(at path: String) throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: UpgradeTests.migrations.path)
-            .filter { $0.hasSuffix(".sql") && $0 < "0005" }.sorted()
+            .filter { $0.hasSuffix(".sql") && !$0.hasPrefix("0005") }.sorted()
         func migration(_ file: String) throws -> String {
             try String(contentsOf: UpgradeTests.migrations.appending(path: file), encoding: .utf8) + "\n"
                 + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
@@ -27,9 +28,9 @@ import Testing
 
     @Test func theHistoryStartsWithABaselineForEveryMovieWithFigures() throws {
         try Self.writeDatabaseBeforeHistory(at: path)
-        #expect(try sqlite(path, "SELECT max(identifier) FROM schemaMigration") == "0004_identity")
+        #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier = '0005_history'") == "0")
         let store = try Store(path: path, logger: quietLogger)
-        #expect(try sqlite(path, "SELECT max(identifier) FROM schemaMigration") == "0005_history")
+        #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier = '0005_history'") == "1")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
         // Amélie and Dune had figures, written 2026-11-02 10:00 UTC; the two unresolved movies have none.

@@ -33,8 +33,23 @@ enum RatingHistory {
     /// The movie's stored figures; nil when the movie is gone.
     static func figures(_ db: Database, movieId: Int64) throws -> Figures? {
         try Row.fetchOne(
-            db, sql: "SELECT popularity, voteAverage, voteCount FROM movie WHERE id = ?", arguments: [movieId]
+            db.cachedStatement(sql: "SELECT popularity, voteAverage, voteCount FROM movie WHERE id = ?"),
+            arguments: [movieId]
         ).map { Figures(popularity: $0[0], voteAverage: $0[1], voteCount: $0[2]) }
+    }
+
+    /// Before `from` (holding a TMDB id) is merged into `into` (taking that id): the history and figures of that
+    /// TMDB movie move over, and whatever `into` had (none, or another TMDB movie's) goes.
+    static func adopt(_ db: Database, from: Int64, into: Int64) throws {
+        try db.execute(sql: "DELETE FROM movieHistory WHERE movieId = ?", arguments: [into])
+        try db.execute(sql: "UPDATE movieHistory SET movieId = ? WHERE movieId = ?", arguments: [into, from])
+        try db.execute(
+            sql: """
+                UPDATE movie SET (popularity, voteAverage, voteCount) =
+                    (SELECT popularity, voteAverage, voteCount FROM movie WHERE id = ?)
+                WHERE id = ?
+                """,
+            arguments: [from, into])
     }
 
     /// Records a write of TMDB's figures: the first figures a movie gets (or those of the TMDB movie it now is)

@@ -30,7 +30,10 @@ public final class Store: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: Self.reason(error))
         }
-        try run { try Migrations.apply(to: writer) }
+        try run {
+            try Migrations.apply(to: writer)
+            try Self.rekeyIfFoldChanged(writer)
+        }
         logger.debug("database ready", metadata: ["path": "\(path)"])
     }
 
