@@ -10,8 +10,9 @@ struct FetchCommand: AsyncParsableCommand {
             Made to be started by a systemd timer or cron. Each movie has its own next check: it comes sooner \
             after a change and later while the movie stays the same. Without --force a fetch runs only when a \
             movie is due, checks only the due movies, and otherwise says when the next fetch is due; --force \
-            checks every movie now. Only one fetch runs at a time. Exit codes: 0 for newData, \
-            noData, not due and already running; 75 when the run failed.
+            checks every movie now. Only one fetch runs at a time. After a newData run, fetch.onNewData (if \
+            configured) gets that run's changes as JSON on stdin; it never changes the result or the exit code. \
+            Exit codes: 0 for newData, noData, not due and already running; 75 when the run failed.
             """
     )
 
