@@ -30,7 +30,7 @@ struct ChangesCommand: AsyncParsableCommand {
                 throw Failure.usage(
                     "--since \"\(since)\" is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20)")
             }
-            let store = try global.openStore(try global.loadConfig())
+            let store = try global.openStoreForReading(try global.loadConfig())
             if let member, try !store.hasMember(member) {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }

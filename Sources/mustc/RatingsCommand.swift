@@ -20,7 +20,8 @@ struct RatingsCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Show each figure's change over this window (default 7d) beside it; given, a terminal also gets a             sparkline of popularity.
+            Show each figure's change over this window (default 7d) beside it; given, a terminal also gets a \
+            sparkline of popularity.
             """)
     var trend: String?
 
@@ -30,7 +31,7 @@ struct RatingsCommand: AsyncParsableCommand {
             guard let seconds = Durations.parse(window), seconds > 0 else {
                 throw Failure.usage("--trend \"\(window)\" must be a positive duration, such as 7d or 36h")
             }
-            let store = try global.openStore(try global.loadConfig())
+            let store = try global.openStoreForReading(try global.loadConfig())
             let report = try store.ratings(member: member, trendSince: Date().addingTimeInterval(-seconds))
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")

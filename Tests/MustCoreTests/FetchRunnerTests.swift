@@ -4,7 +4,7 @@ import TMDBStub
 import Testing
 
 /// UpdateMovieOperations and the completion result against the loopback stub, with faults injected.
-@Suite struct FetchRunnerTests {
+@Suite final class FetchRunnerTests {
     let stub: TMDBStubServer
     let directory = TemporaryDirectory("mustc-fetch")
     let store: Store
@@ -14,6 +14,9 @@ import Testing
         try stub.start()
         store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func runner(
         concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
@@ -226,6 +229,7 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         while stub.requestCount < 4, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
+        try #require(stub.requestCount >= 4, "the run never sent its 4th request")
         let report = await task.value
         #expect(report.interrupted)
         #expect(report.summary.changed > 0)

@@ -264,10 +264,6 @@ struct FetchRun {
     }
 }
 
-extension Duration {
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 /// Collects row changes and hands them to the writer in batches: by count, or once the oldest has waited
 /// `interval` (checked on each write and on the run's flush tick, so a quiet spell still commits).
 struct WriteBuffer {
