@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The newData hook: async process wait (pidfd + epoll, off the cooperative pool), inherited descriptors closed.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
     ],
     targets: [
         .target(
@@ -23,6 +25,7 @@ let package = Package(
                 // The SQLite C API, for the one setting GRDB does not wrap (SQLITE_FCNTL_PERSIST_WAL).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
                 "CCurl",
             ],
             plugins: ["EmbedMigrationsPlugin"]

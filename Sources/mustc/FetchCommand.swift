@@ -10,8 +10,9 @@ struct FetchCommand: AsyncParsableCommand {
             Made to be started by a systemd timer or cron. Each movie has its own next check: it comes sooner \
             after a change and later while the movie stays the same. Without --force a fetch runs only when a \
             movie is due, checks only the due movies, and otherwise says when the next fetch is due; --force \
-            checks every movie now. Only one fetch runs at a time. Exit codes: 0 for newData, \
-            noData, not due and already running; 75 when the run failed.
+            checks every movie now. Only one fetch runs at a time. After a newData run, fetch.onNewData (if \
+            configured) gets that run's changes as JSON on stdin; it never changes the result or the exit code. \
+            Exit codes: 0 for newData, noData, not due and already running; 75 when the run failed.
             """
     )
 
@@ -29,8 +30,13 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let config = try global.loadConfig()
+            // Before the store opens: a hook that cannot run is a config error, with nothing written.
+            let hook = try makeHook(config)
             let store = try global.openStore(config)
-            let fetch = try makeFetch(config: config, store: store)
+            var configured = try makeFetch(config: config, store: store)
+            configured.hook = hook
+            configured.historyKeep = config.history.keep
+            let fetch = configured
             let signals = Signals()
             let failed = try await signals.run {
                 watch ? try await watchLoop(fetch) : try await once(fetch, force: force)
@@ -57,6 +63,19 @@ struct FetchCommand: AsyncParsableCommand {
         let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule))
         return BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+    }
+
+    /// The `fetch.onNewData` hook, its program found now; nil when none is configured.
+    private func makeHook(_ config: Config) throws -> NewDataHook? {
+        guard let arguments = config.fetch.onNewData else { return nil }
+        do {
+            return try NewDataHook(
+                arguments: arguments, timeout: config.fetch.onNewDataTimeout,
+                environment: ProcessInfo.processInfo.environment,
+                secrets: [config.tmdb.apiKey, config.tmdb.accessToken].compactMap { $0 })
+        } catch {
+            throw Failure.config(error.description)
+        }
     }
 
     /// One fetch; returns true when it failed.

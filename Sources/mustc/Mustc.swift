@@ -14,7 +14,7 @@ struct Mustc: AsyncParsableCommand {
         version: MustcVersion.current,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
-            MoviesCommand.self,
+            MoviesCommand.self, ChangesCommand.self,
             FetchCommand.self, StatusCommand.self,
         ]
     )

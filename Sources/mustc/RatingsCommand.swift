@@ -18,14 +18,26 @@ struct RatingsCommand: AsyncParsableCommand {
     @Option(help: "Output format: table, json or csv.")
     var format: ReportFormat = .table
 
+    @Option(
+        help: """
+            Show each figure's change over this window (default 7d) beside it; given, a terminal also gets a \
+            sparkline of popularity.
+            """)
+    var trend: String?
+
     func run() async throws {
         try await reporting {
+            let window = trend ?? "7d"
+            guard let seconds = Durations.parse(window), seconds > 0 else {
+                throw Failure.usage("--trend \"\(window)\" must be a positive duration, such as 7d or 36h")
+            }
             let store = try global.openStoreForReading(try global.loadConfig())
-            let report = try store.ratings(member: member)
+            let report = try store.ratings(member: member, trendSince: Date().addingTimeInterval(-seconds))
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }
-            report.write(format) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+            let sparklines = trend != nil && format == .table && isatty(STDOUT_FILENO) != 0
+            report.write(format, sparklines: sparklines) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
             if format != .csv { print() }
         }
     }

@@ -52,7 +52,10 @@ import Testing
         let table = try await mustc("ratings")
         let csv = try await mustc("ratings", "--format", "csv")
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(lines.first == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt")
+        #expect(
+            lines.first
+                == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount")
         // The same rows both ways: member, movie as shown, popularity to one decimal, rating, votes, updated.
         let fromCSV = lines.dropFirst().map { line -> [String] in
             let field = line.components(separatedBy: ",")

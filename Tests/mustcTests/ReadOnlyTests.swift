@@ -61,12 +61,14 @@ struct ReadOnlyTests {
         let before = try snapshot()
         let commands: [[String]] = [
             ["ratings"], ["ratings", "--format", "json"], ["members"], ["members", "--format", "csv"],
-            ["movies"], ["movies", "--format", "json"], ["status"], ["status", "--json"],
+            ["movies"], ["movies", "--format", "json"], ["status"], ["status", "--json"], ["changes"],
+            ["changes", "--format", "json"], ["ratings", "--trend", "30d"],
         ]
         for command in commands {
             let outcome = try await read(command)
             #expect(outcome.status == 0, "\(command): \(outcome.all)")
-            let expected = command[0] == "status" ? "due" : command[0] == "members" ? "Ann" : "Amélie"
+            let expected =
+                ["status": "due", "members": "Ann", "changes": "since"][command[0]] ?? "Amélie"
             #expect(outcome.stdout.contains(expected), "\(command): \(outcome.stdout)")
         }
         #expect(try snapshot() == before)

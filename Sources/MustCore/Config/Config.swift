@@ -23,6 +23,14 @@ public struct Config: Sendable, Equatable {
         public var maxConcurrentOperations = 4
         public var runBudget: TimeInterval = 30 * 60
         public var writeBatchSize = 50
+        /// A command (argv, no shell) run after a newData run with that run's changes as JSON on its stdin.
+        public var onNewData: [String]?
+        public var onNewDataTimeout: TimeInterval = 30
+    }
+
+    public struct History: Sendable, Equatable {
+        /// Entries older than this are pruned during a fetch.
+        public var keep: TimeInterval = 365 * 86400
     }
 
     public struct Schedule: Sendable, Equatable {
@@ -37,6 +45,7 @@ public struct Config: Sendable, Equatable {
     public var tmdb = TMDB()
     public var fetch = Fetch()
     public var schedule = Schedule()
+    public var history = History()
 
     public init() {}
 }

@@ -11,7 +11,7 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule"])
+        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history"])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") {
             try tmdb.checkKeys([
@@ -29,11 +29,19 @@ struct ConfigFileReader {
             config.tmdb.transport = try tmdb.choice("transport", of: HTTPTransportKind.self) ?? config.tmdb.transport
         }
         if let fetch = try section.object("fetch") {
-            try fetch.checkKeys(["maxConcurrentOperations", "runBudget", "writeBatchSize"])
+            try fetch.checkKeys([
+                "maxConcurrentOperations", "runBudget", "writeBatchSize", "onNewData", "onNewDataTimeout",
+            ])
             config.fetch.maxConcurrentOperations =
                 try fetch.integer("maxConcurrentOperations", minimum: 1) ?? config.fetch.maxConcurrentOperations
             config.fetch.runBudget = try fetch.duration("runBudget") ?? config.fetch.runBudget
             config.fetch.writeBatchSize = try fetch.integer("writeBatchSize", minimum: 1) ?? config.fetch.writeBatchSize
+            config.fetch.onNewData = try fetch.arguments("onNewData") ?? config.fetch.onNewData
+            config.fetch.onNewDataTimeout = try fetch.duration("onNewDataTimeout") ?? config.fetch.onNewDataTimeout
+        }
+        if let history = try section.object("history") {
+            try history.checkKeys(["keep"])
+            config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let schedule = try section.object("schedule") {
             try schedule.checkKeys([
@@ -119,6 +127,22 @@ private struct Section {
             throw .invalidValue(source: path, key: prefix + key, expected: names)
         }
         return choice
+    }
+
+    /// A command as an argv array: at least the program, every element a non-empty string. No shell parses it.
+    func arguments(_ key: String) throws(ConfigError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        let expected = "an array of strings, the program first (for example [\"notify-send\", \"mustc\"])"
+        guard case .array(let elements) = value else { throw mismatch(key, expected, value) }
+        var arguments: [String] = []
+        for element in elements {
+            guard case .string(let text) = element else { throw mismatch(key, expected, element) }
+            arguments.append(text)
+        }
+        guard let program = arguments.first, !program.isEmpty else {
+            throw .invalidValue(source: path, key: prefix + key, expected: expected + ", not empty")
+        }
+        return arguments
     }
 
     func url(_ key: String) throws(ConfigError) -> URL? {

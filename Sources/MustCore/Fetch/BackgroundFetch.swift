@@ -13,6 +13,10 @@ public struct BackgroundFetch: Sendable {
     public var runner: FetchRunner
     public var scheduler: Scheduler
     public var lockPath: String
+    /// History older than this is pruned after each run.
+    public var historyKeep: TimeInterval = Config.History().keep
+    /// Run after a newData run with its changes on stdin (BackgroundFetch+AfterRun.swift).
+    public var hook: NewDataHook?
 
     public init(runner: FetchRunner, scheduler: Scheduler, lockPath: String) {
         self.runner = runner
@@ -36,9 +40,11 @@ public struct BackgroundFetch: Sendable {
         if !force, let state = try scheduler.effectiveState(), !state.isDue(at: scheduler.now()) {
             return .notDue(state)
         }
-        let run = try runner.store.beginRun(at: scheduler.now())
+        let startedAt = scheduler.now()
+        let run = try runner.store.beginRun(at: startedAt)
         let report = await runner.run(force: force, progress: progress)
         let schedule = try scheduler.record(run: run, report)
+        await afterRun(id: run, startedAt: startedAt, report: report, schedule: schedule)
         withExtendedLifetime(lock) {}
         return .ran(report, schedule: schedule)
     }

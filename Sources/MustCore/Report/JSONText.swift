@@ -137,6 +137,8 @@ extension MovieRating {
         out.number(remoteId)
         out.field("title")
         out.string(title)
+        out.field("trend")
+        out.trend(trend)
         out.field("updatedAt")
         out.timestamp(updatedAt)
         out.field("voteAverage")
@@ -146,5 +148,22 @@ extension MovieRating {
         out.field("year")
         out.number(year)
         out.close("}", empty: false)
+    }
+}
+
+extension JSONText {
+    /// `{"popularity","since","voteAverage","voteCount"}`, keys sorted as JSONEncoder sorts them, or null.
+    fileprivate mutating func trend(_ trend: MovieTrend?) {
+        guard let trend else { return null() }
+        open("{")
+        field("popularity", first: true)
+        number(trend.popularity)
+        field("since")
+        timestamp(trend.since)
+        field("voteAverage")
+        number(trend.voteAverage)
+        field("voteCount")
+        number(trend.voteCount)
+        close("}", empty: false)
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
 
 extension RatingsReport {
-    public func render(_ format: ReportFormat) -> String {
+    /// - Parameter sparklines: add each movie's popularity over the trend window to the table (for a terminal).
+    public func render(_ format: ReportFormat, sparklines: Bool = false) -> String {
         switch format {
         case .json: json
         case .csv: csv
-        case .table: table
+        case .table: table(sparklines: sparklines)
         }
     }
 
     /// The report handed to `emit` in chunks as it is made: a 100,000-movie report is 20 MB of text.
-    public func write(_ format: ReportFormat, to emit: @escaping (UnsafeRawBufferPointer) -> Void) {
+    public func write(
+        _ format: ReportFormat, sparklines: Bool = false, to emit: @escaping (UnsafeRawBufferPointer) -> Void
+    ) {
         switch format {
         case .json: writeJSON(emit)
         case .csv:
@@ -18,7 +21,7 @@ extension RatingsReport {
             writeCSV(to: &out)
             out.flush(force: true)
         case .table:
-            var text = table
+            var text = table(sparklines: sparklines)
             text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
         }
     }
@@ -30,7 +33,9 @@ extension RatingsReport {
     }
 
     private func writeCSV(to out: inout ChunkedOutput) {
-        out.append("member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt\r\n")
+        out.append(
+            "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount\r\n")
         for member in members {
             for movie in member.movies {
                 out.csvField(member.name)
@@ -48,27 +53,44 @@ extension RatingsReport {
                 if let voteCount = movie.voteCount { out.append(String(voteCount)) }
                 out.append(UInt8(ascii: ","))
                 if let updatedAt = movie.updatedAt { out.timestamp(updatedAt) }
+                Self.writeTrend(movie.trend, to: &out)
                 out.append("\r\n")
                 out.flush()
             }
         }
     }
 
-    private var table: String {
+    private func table(sparklines: Bool) -> String {
         guard !members.isEmpty else { return "No members yet. Add one with: mustc add <member> <movie>" }
         return members.map { member in
             guard !member.movies.isEmpty else { return "\(member.name)\n  (no movies)" }
             let rows = member.movies.map { movie -> [String] in
-                let popularity = movie.popularity.map(Self.oneDecimal) ?? "–"
-                let rating = movie.voteAverage.map(Self.oneDecimal) ?? "–"
-                let votes = movie.voteCount.map(String.init) ?? "–"
+                let trend = movie.trend
+                let popularity = (movie.popularity.map(Self.oneDecimal) ?? "–") + Trend.suffix(trend?.popularity)
+                let rating = (movie.voteAverage.map(Self.oneDecimal) ?? "–") + Trend.suffix(trend?.voteAverage)
+                let votes = (movie.voteCount.map(String.init) ?? "–") + Trend.suffix(trend?.voteCount)
                 let updated = movie.updatedAt.map(ISO8601.string) ?? "not fetched yet"
-                return [movie.shown, popularity, rating, votes, updated]
+                let row = [movie.shown, popularity, rating, votes, updated]
+                return sparklines ? row + [Sparkline.make(movie.trendPopularity)] : row
             }
+            let header = ["Movie", "Popularity", "Rating", "Votes", "Updated"]
             let body = ReportRenderer.table(
-                header: ["Movie", "Popularity", "Rating", "Votes", "Updated"], rows: rows, indent: "  ")
+                header: sparklines ? header + ["Popularity over time"] : header, rows: rows, indent: "  ")
             return "\(member.name)\n\(body)"
         }.joined(separator: "\n\n")
+    }
+
+    /// The four trend columns, each preceded by its comma; empty for a movie without a trend.
+    private static func writeTrend(_ trend: MovieTrend?, to out: inout ChunkedOutput) {
+        out.append(UInt8(ascii: ","))
+        guard let trend else { return out.append(",,,") }
+        out.timestamp(trend.since)
+        out.append(UInt8(ascii: ","))
+        if let popularity = trend.popularity { out.append("\(popularity)") }
+        out.append(UInt8(ascii: ","))
+        if let voteAverage = trend.voteAverage { out.append("\(voteAverage)") }
+        out.append(UInt8(ascii: ","))
+        if let voteCount = trend.voteCount { out.append(String(voteCount)) }
     }
 
     /// "%.1f" without String(format:), which took a third of a 100,000-movie table.

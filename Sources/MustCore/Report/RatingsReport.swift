@@ -26,6 +26,10 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     public var voteAverage: Double?
     public var voteCount: Int?
     public var updatedAt: Date?
+    /// How the figures moved over the `--trend` window; nil for a movie with no figures yet (RatingsReport+Trend).
+    public var trend: MovieTrend?
+    /// Popularity when the window opened and after each change in it, for a sparkline; not in the JSON.
+    public var trendPopularity: [Double?] = []
 
     public init(
         title: String, year: Int? = nil, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
@@ -41,7 +45,7 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, year, remoteId, popularity, voteAverage, voteCount, updatedAt
+        case title, year, remoteId, popularity, voteAverage, voteCount, updatedAt, trend
     }
 
     /// "Dune (1984)", or the title alone when the year is unknown.
@@ -57,5 +61,6 @@ public struct MovieRating: Sendable, Equatable, Encodable {
         try container.encode(voteAverage, forKey: .voteAverage)
         try container.encode(voteCount, forKey: .voteCount)
         try container.encode(updatedAt.map(ISO8601.string), forKey: .updatedAt)
+        try container.encode(trend, forKey: .trend)
     }
 }

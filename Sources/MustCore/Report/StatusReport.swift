@@ -15,6 +15,8 @@ public struct StatusReport: Sendable, Encodable {
     public var checks: CheckCounts
     /// Movies no TMDB title matched exactly, with the closest results (StatusReport+Choices.swift).
     public var needsChoice: [MovieNeedingChoice] = []
+    /// What the newData hook did last time it ran (StatusReport+Hook.swift).
+    public var hook: HookRecord?
 
     public init(
         schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String],
@@ -34,7 +36,7 @@ public struct StatusReport: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
-            checks, needsChoice
+            checks, needsChoice, hook
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -50,6 +52,7 @@ public struct StatusReport: Sendable, Encodable {
         try container.encode(unresolved, forKey: .unresolved)
         try container.encode(checks, forKey: .checks)
         try container.encode(needsChoice, forKey: .needsChoice)
+        try container.encode(hook, forKey: .hook)
     }
 
     /// The human-readable form.
@@ -93,6 +96,7 @@ public struct StatusReport: Sendable, Encodable {
             lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
         }
         lines.append(contentsOf: choiceLines())
+        lines.append(contentsOf: hookLines())
         return lines.joined(separator: "\n")
     }
 }

@@ -201,10 +201,12 @@ extension Store {
         guard !writes.isEmpty else { return [] }
         return try write { db in
             var failures: [WriteFailure] = []
+            let run = try RatingHistory.runInProgress(db)
             for change in writes {
                 do {
+                    // The history entry a change makes is written in this savepoint too: refused, it goes with it.
                     try db.inSavepoint {
-                        try Self.apply(change, db, now: now)
+                        try Self.apply(change, db, now: now, run: run)
                         return .commit
                     }
                 } catch let error as DatabaseError where !Self.isRowError(error) {
@@ -214,7 +216,8 @@ extension Store {
                     failures.append(failure)
                     try? db.inSavepoint {
                         try Self.apply(
-                            .failure(movieId: change.movieId, message: failure.reason, notFound: false), db, now: now)
+                            .failure(movieId: change.movieId, message: failure.reason, notFound: false), db, now: now,
+                            run: run)
                         return .commit
                     }
                 }
@@ -228,12 +231,12 @@ extension Store {
         [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
     }
 
-    private static func apply(_ change: MovieWrite, _ db: Database, now: Date) throws {
+    private static func apply(_ change: MovieWrite, _ db: Database, now: Date, run: Int64?) throws {
         switch change {
         case .ratings(let movieId, let remote):
-            try updateRatings(db, movieId: movieId, with: remote, now: now)
+            try updateRatings(db, movieId: movieId, with: remote, now: now, runId: run)
         case .resolved(let movieId, let remote):
-            _ = try resolve(db, movieId: movieId, with: remote, now: now)
+            _ = try resolve(db, movieId: movieId, with: remote, now: now, runId: run)
         case .failure(let movieId, let message, let notFound):
             try db.execute(
                 sql: """

@@ -98,9 +98,14 @@ extension Store {
         }
     }
 
-    static func resolve(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date) throws -> ResolveOutcome {
+    /// - Parameter runId: the fetch run doing this, for the history; nil for add and resolve.
+    static func resolve(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, runId: Int64? = nil)
+        throws -> ResolveOutcome
+    {
         var target = movieId
         var merged: String?
+        // The figures of another TMDB movie (none, or the wrong remake) are no "before": these are a first.
+        var firstFigures = false
         let holder = try Int64.fetchOne(
             db, sql: "SELECT id FROM movie WHERE remoteId = ? AND id <> ?", arguments: [remote.id, movieId])
         // The movie added first keeps its row and its name, whichever of the two TMDB answered for first (a
@@ -109,12 +114,21 @@ extension Store {
             merged = try merge(db, movieId, into: holder)
             target = holder
         } else {
-            if let holder { merged = try merge(db, holder, into: movieId) }
+            if let holder {
+                // The holder was this TMDB movie: its history and figures go on in the row that keeps the name.
+                try RatingHistory.adopt(db, from: holder, into: movieId)
+                merged = try merge(db, holder, into: movieId)
+            } else {
+                let previous = try Int.fetchOne(
+                    db, sql: "SELECT remoteId FROM movie WHERE id = ?", arguments: [movieId])
+                firstFigures = previous != remote.id
+            }
             try db.execute(
                 sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ?",
                 arguments: [remote.id, identityKey(remoteId: remote.id), movieId])
         }
-        try updateRatings(db, movieId: target, with: remote, now: now, remoteId: remote.id)
+        try updateRatings(
+            db, movieId: target, with: remote, now: now, remoteId: remote.id, firstFigures: firstFigures, runId: runId)
         try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [target])
         let row = try Row.fetchOne(db, sql: "SELECT title, year FROM movie WHERE id = ?", arguments: [target])
         return ResolveOutcome(movieId: target, title: row?[0] ?? "", year: row?[1], merged: merged)
@@ -141,10 +155,12 @@ extension Store {
     }
 
     /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A movie added by its id carries
-    /// the id as its title until TMDB names it.
-    static func updateRatings(_ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, remoteId: Int? = nil)
-        throws
-    {
+    /// the id as its title until TMDB names it. What changed goes to the history in the same transaction.
+    static func updateRatings(
+        _ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, remoteId: Int? = nil,
+        firstFigures: Bool = false, runId: Int64? = nil
+    ) throws {
+        let before = try RatingHistory.figures(db, movieId: movieId)
         // No title a person types reads like this: the parser takes such text as an id.
         let placeholder = "(title GLOB 'tmdb:[0-9]*' OR title GLOB 'imdb:tt[0-9]*')"
         try db.execute(
@@ -163,6 +179,9 @@ extension Store {
                 "imdbId": remote.imdbId, "title": remote.title, "titleKey": remote.title.map(TitleKey.make),
                 "id": movieId,
             ])
+        try RatingHistory.record(
+            db, movieId: movieId, before: before, after: Figures(remote), firstFigures: firstFigures, at: now,
+            runId: runId)
     }
 
     /// Unlinks a member from the movie the reference names among theirs, and deletes the movie once no member

@@ -36,9 +36,11 @@ public struct MovieListing: Sendable, Equatable, Encodable {
 }
 
 extension Store {
-    /// Every member (or the one whose folded name matches), each with their movies, ordered by folded key.
-    public func ratings(member: String? = nil) throws(StoreError) -> RatingsReport {
+    /// Every member (or the one whose folded name matches), each with their movies, ordered by folded key; with
+    /// `trendSince`, each movie's trend over the window from then to now.
+    public func ratings(member: String? = nil, trendSince: Date? = nil) throws(StoreError) -> RatingsReport {
         try read { db in
+            let windows = try trendSince.map { try Self.historyWindows(db, since: $0) } ?? [:]
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
@@ -59,11 +61,12 @@ extension Store {
                     members.append(MemberRatings(name: row[1], movies: []))
                     currentId = memberId
                 }
-                guard row[8] as Int64? != nil else { continue }
-                members[members.count - 1].movies.append(
-                    MovieRating(
-                        title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
-                        voteCount: row[6], updatedAt: row[7]))
+                guard let movieId = row[8] as Int64? else { continue }
+                var movie = MovieRating(
+                    title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
+                    voteCount: row[6], updatedAt: row[7])
+                if let trendSince { movie.attachTrend(since: trendSince, window: windows[movieId]) }
+                members[members.count - 1].movies.append(movie)
             }
             return RatingsReport(members: members)
         }

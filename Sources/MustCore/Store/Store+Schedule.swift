@@ -169,6 +169,7 @@ extension Store {
                 failing: try Self.failingMovies(db), unresolved: try Self.unresolvedMovies(db),
                 checks: try Self.checkCounts(db, now: now), now: now)
             report.needsChoice = try Self.moviesNeedingChoice(db)
+            report.hook = try Self.lastHookRun(db)
             return report
         }
     }

@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+
+/// What follows a run while the fetch lock is still held: pruning old history, then the newData hook. Neither can
+/// change the run's result or its exit code; their failures are logged.
+extension BackgroundFetch {
+    func afterRun(id: Int64, startedAt: Date, report: FetchReport, schedule: ScheduleState?) async {
+        // An interrupted run (SIGINT, SIGTERM) was asked to stop: nothing more.
+        guard schedule != nil else { return }
+        let store = runner.store
+        let logger = runner.logger
+        let cutoff = scheduler.now().addingTimeInterval(-historyKeep)
+        // SQLite waits out a busy database by blocking its thread: a Dispatch thread, never a cooperative one.
+        await offPool {
+            do {
+                let pruned = try store.pruneHistory(before: cutoff)
+                if pruned > 0 { logger.debug("pruned history", metadata: ["entries": "\(pruned)"]) }
+            } catch {
+                logger.warning("could not prune the rating history: \(error)")
+            }
+        }
+        guard let hook, report.summary.result == .newData else { return }
+        await runHook(hook, id: id, startedAt: startedAt)
+    }
+
+    private func runHook(_ hook: NewDataHook, id: Int64, startedAt: Date) async {
+        let store = runner.store
+        let logger = runner.logger
+        let changes: ChangesReport? = await offPool {
+            do {
+                return try store.changes(since: startedAt, runId: id)
+            } catch {
+                logger.warning("the newData hook was not run: cannot read this run's changes: \(error)")
+                return nil
+            }
+        }
+        guard let changes else { return }
+        let input = Array(ReportRenderer.json(changes).utf8) + [UInt8(ascii: "\n")]
+        let record = await hook.run(input: input, changes: changes.changes.count, runId: id, now: scheduler.now())
+        let detail = record.stderrTail.isEmpty ? "" : ": \(record.stderrTail)"
+        let summary =
+            "newData hook \(record.program) \(record.outcome.rawValue)"
+            + (record.exitStatus.map { " (exit status \($0))" } ?? "")
+        if record.outcome == .succeeded {
+            logger.info("\(summary)")
+        } else {
+            logger.warning("\(summary)\(detail)")
+        }
+        await offPool {
+            do { try store.recordHook(record) } catch { logger.warning("could not record the hook's run: \(error)") }
+        }
+    }
+}
+
+/// Runs blocking work on a Dispatch thread and waits for it without holding a cooperative thread.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}

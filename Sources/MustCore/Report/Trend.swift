@@ -1,0 +1,84 @@
+import Foundation
+
+/// How a movie's figures moved over a window (`ratings --trend`): the current figure minus the figure at the start
+/// of the window, or minus the movie's first figures when its history starts inside the window. Zero when nothing
+/// changed; a figure unknown at either end has no delta (null).
+public struct MovieTrend: Sendable, Equatable, Encodable {
+    public var since: Date
+    public var popularity: Double?
+    public var voteAverage: Double?
+    public var voteCount: Int?
+
+    public init(since: Date, popularity: Double?, voteAverage: Double?, voteCount: Int?) {
+        (self.since, self.popularity, self.voteAverage, self.voteCount) = (since, popularity, voteAverage, voteCount)
+    }
+
+    /// `current − start`, figure by figure; differences are rounded to 6 decimals so that 8.1 − 7.9 reads 0.2.
+    public init(since: Date, start: Figures, current: Figures) {
+        func minus(_ now: Double?, _ then: Double?) -> Double? {
+            guard let now, let then else { return nil }
+            return ((now - then) * 1e6).rounded() / 1e6
+        }
+        let votes = current.voteCount.flatMap { now in start.voteCount.map { now - $0 } }
+        self.init(
+            since: since, popularity: minus(current.popularity, start.popularity),
+            voteAverage: minus(current.voteAverage, start.voteAverage), voteCount: votes)
+    }
+
+    private enum CodingKeys: String, CodingKey { case since, popularity, voteAverage, voteCount }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ISO8601.string(since), forKey: .since)
+        try container.encode(popularity, forKey: .popularity)
+        try container.encode(voteAverage, forKey: .voteAverage)
+        try container.encode(voteCount, forKey: .voteCount)
+    }
+}
+
+/// Signed deltas and "before → after" cells for the text tables.
+enum Trend {
+    /// " (+0.2)" or " (-1.4)"; empty when the change rounds to nothing at one decimal, or is unknown.
+    static func suffix(_ delta: Double?) -> String {
+        guard let delta else { return "" }
+        let text = RatingsReport.oneDecimal(abs(delta))
+        guard text != "0.0" else { return "" }
+        return " (\(delta < 0 ? "-" : "+")\(text))"
+    }
+
+    static func suffix(_ delta: Int?) -> String {
+        guard let delta, delta != 0 else { return "" }
+        return " (\(delta < 0 ? "-" : "+")\(abs(delta)))"
+    }
+
+    /// "7.9 → 8.1 (+0.2)", with "–" for an unknown figure.
+    static func moved(_ first: Double?, _ last: Double?) -> String {
+        let delta = first.flatMap { first in last.map { $0 - first } }
+        return (first.map(RatingsReport.oneDecimal) ?? "–") + " → " + (last.map(RatingsReport.oneDecimal) ?? "–")
+            + suffix(delta)
+    }
+
+    static func moved(_ first: Int?, _ last: Int?) -> String {
+        let delta = first.flatMap { first in last.map { $0 - first } }
+        return (first.map(String.init) ?? "–") + " → " + (last.map(String.init) ?? "–") + suffix(delta)
+    }
+}
+
+/// A row of block characters, low to high, for figures over time: "▁▂▄▇▅".
+public enum Sparkline {
+    static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    /// At most `width` characters: a longer series is sampled evenly, keeping its first and last points. Empty for
+    /// fewer than two known points; a flat series is a flat line.
+    public static func make(_ values: [Double?], width: Int = 16) -> String {
+        let known = values.compactMap { $0 }.filter(\.isFinite)
+        guard known.count >= 2, width >= 2 else { return "" }
+        let points =
+            known.count <= width
+            ? known : (0..<width).map { known[$0 * (known.count - 1) / (width - 1)] }
+        guard let low = points.min(), let high = points.max(), high > low else {
+            return String(repeating: blocks[3], count: points.count)
+        }
+        return String(points.map { blocks[Int(((($0 - low) / (high - low)) * 7).rounded())] })
+    }
+}

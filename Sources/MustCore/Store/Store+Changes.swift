@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+/// Where a movie's figures stood when a window opened, and its popularity after each entry since.
+struct HistoryWindow: Sendable, Equatable {
+    var start: Figures
+    var popularity: [Double?]
+}
+
+extension Store {
+    /// The movies that changed since `since`, newest first; only `member`'s movies when given, only what the fetch
+    /// run `runId` found when given. Reads only: `mustc changes` must never write.
+    public func changes(since: Date, member: String? = nil, runId: Int64? = nil) throws(StoreError) -> ChangesReport {
+        try read { db in try Self.changes(db, since: since, member: member, runId: runId) }
+    }
+
+    static func changes(_ db: Database, since: Date, member: String?, runId: Int64?) throws -> ChangesReport {
+        // A range of the index on `at`, then a sort of the window's rows: 30 days of daily changes for 1,000
+        // movies is 30,000 rows, where walking (movieId, at) would read the whole year.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT movieId, at, popularityBefore, voteAverageBefore, voteCountBefore, popularity, voteAverage,
+                    voteCount
+                FROM movieHistory INDEXED BY movieHistory_at
+                WHERE at >= :since AND baseline = 0 AND (:run IS NULL OR runId = :run)
+                    AND (:member IS NULL OR movieId IN (
+                        SELECT memberMovie.movieId FROM memberMovie JOIN member ON member.id = memberMovie.memberId
+                        WHERE member.nameKey = :member))
+                ORDER BY movieId, at, id
+                """,
+            arguments: ["since": since.timeIntervalSince1970, "run": runId, "member": member.map(TitleKey.make)])
+        var movies: [MovieChanges] = []
+        var current: (id: Int64, movie: MovieChanges)?
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let at = Date(timeIntervalSince1970: row[1])
+            let after = Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7])
+            if current?.id == id, var movie = current?.movie {
+                movie.changes += 1
+                movie.last = DatedFigures(at: at, figures: after)
+                movie.popularity.append(after.popularity)
+                current = (id, movie)
+                continue
+            }
+            if let done = current, let movie = try describe(db, done.id, done.movie) { movies.append(movie) }
+            let before = Figures(popularity: row[2], voteAverage: row[3], voteCount: row[4])
+            let movie = MovieChanges(
+                title: "", year: nil, remoteId: nil, changes: 1, first: DatedFigures(at: at, figures: before),
+                last: DatedFigures(at: at, figures: after), members: [],
+                popularity: [before.popularity, after.popularity])
+            current = (id, movie)
+        }
+        if let done = current, let movie = try describe(db, done.id, done.movie) { movies.append(movie) }
+        movies.sort { ($0.last.at, $1.shown) > ($1.last.at, $0.shown) }
+        return ChangesReport(since: since, changes: movies)
+    }
+
+    /// Fills in the title, year, TMDB id and members of a movie; nil if it was removed meanwhile.
+    private static func describe(_ db: Database, _ id: Int64, _ changes: MovieChanges) throws -> MovieChanges? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT title, year, remoteId FROM movie WHERE id = ?"), arguments: [id])
+        else { return nil }
+        var movie = changes
+        (movie.title, movie.year, movie.remoteId) = (row[0], row[1], row[2])
+        movie.members = try String.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT member.name FROM memberMovie JOIN member ON member.id = memberMovie.memberId
+                    WHERE memberMovie.movieId = ? ORDER BY member.nameKey
+                    """),
+            arguments: [id])
+        return movie
+    }
+
+    /// For each movie with history since `since`: its figures when the window opened (before its first change in
+    /// the window, or its first figures when its history starts inside the window) and its popularity after each
+    /// entry. A baseline inside the window (the movie became another TMDB movie) starts it again.
+    static func historyWindows(_ db: Database, since: Date) throws -> [Int64: HistoryWindow] {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT movieId, baseline, popularityBefore, voteAverageBefore, voteCountBefore, popularity,
+                    voteAverage, voteCount
+                FROM movieHistory INDEXED BY movieHistory_at WHERE at >= ? ORDER BY movieId, at, id
+                """,
+            arguments: [since.timeIntervalSince1970])
+        var windows: [Int64: HistoryWindow] = [:]
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let baseline: Bool = row[1]
+            let after = Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7])
+            if !baseline, var window = windows[id] {
+                window.popularity.append(after.popularity)
+                windows[id] = window
+            } else if baseline {
+                windows[id] = HistoryWindow(start: after, popularity: [after.popularity])
+            } else {
+                let before = Figures(popularity: row[2], voteAverage: row[3], voteCount: row[4])
+                windows[id] = HistoryWindow(start: before, popularity: [before.popularity, after.popularity])
+            }
+        }
+        return windows
+    }
+}
+
+extension MovieRating {
+    /// Its trend from the window's start to its current figures: no history in the window means nothing moved.
+    mutating func attachTrend(since: Date, window: HistoryWindow?) {
+        let current = Figures(popularity: popularity, voteAverage: voteAverage, voteCount: voteCount)
+        guard !current.isEmpty else { return }
+        trend = MovieTrend(since: since, start: window?.start ?? current, current: current)
+        trendPopularity = window?.popularity ?? []
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import MustCore
+
+struct ChangesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes",
+        abstract: "Show which movies' ratings changed, when, and by how much.",
+        discussion: """
+            One line per movie that changed since then, newest first: how many changes, the figures before the \
+            first and after the last. A movie's first figures (its lookup at add or resolve) are not a change. \
+            On a terminal the table also draws each movie's popularity over the window. Reads only.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Since when: a duration back from now (2d, 36h) or a date (2026-11-20 is midnight UTC).")
+    var since = "7d"
+
+    @Option(help: "Only this member's movies (matched ignoring case and accents).")
+    var member: String?
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: ReportFormat = .table
+
+    func run() async throws {
+        try await reporting {
+            guard let start = Since.parse(since, now: Date()) else {
+                throw Failure.usage(
+                    "--since \"\(since)\" is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20)")
+            }
+            let store = try global.openStoreForReading(try global.loadConfig())
+            if let member, try !store.hasMember(member) {
+                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+            }
+            let report = try store.changes(since: start, member: member)
+            let text = report.render(format, sparklines: format == .table && isatty(STDOUT_FILENO) != 0)
+            // CSV ends with its own CRLF; the others get a final newline.
+            FileHandle.standardOutput.write(Data((format == .csv ? text : text + "\n").utf8))
+        }
+    }
+}
