@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+
+/// Where an imported row's movie stands before any lookup.
+public enum ImportPlacement: Sendable, Equatable {
+    /// The member already keeps it.
+    case alreadyLinked
+    /// The movie was known (or is named by a TMDB id the file gives): linked without asking TMDB.
+    case linked
+    /// Not known yet: TMDB must be asked which movie it is.
+    case needsLookup
+}
+
+extension Store {
+    /// Links, in one transaction, every entry whose movie is already known (by TMDB id, IMDb id, or a title and
+    /// year typed before) or named by a TMDB id; the others need a lookup and are left alone. With `dryRun`
+    /// nothing is written and the answer says what would happen.
+    public func placeKnown(member: String, _ entries: [ImportEntry], dryRun: Bool, now: Date = Date())
+        throws(StoreError) -> [ImportPlacement]
+    {
+        if dryRun {
+            return try read { db in
+                let memberId = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [TitleKey.make(member)])
+                return try entries.map { entry in
+                    guard let movieId = try Self.knownMovie(db, entry) else {
+                        return entry.tmdbId == nil ? .needsLookup : .linked
+                    }
+                    guard let memberId else { return .linked }
+                    let kept = try Bool.fetchOne(
+                        db, sql: "SELECT 1 FROM memberMovie WHERE memberId = ? AND movieId = ?",
+                        arguments: [memberId, movieId])
+                    return kept == true ? .alreadyLinked : .linked
+                }
+            }
+        }
+        return try write { db in
+            let memberId = try upsertMember(db, name: member, now: now).id
+            return try entries.map { entry in
+                let known = try Self.knownMovie(db, entry)
+                guard entry.tmdbId != nil || known != nil else { return .needsLookup }
+                let movieId = try movieId(db, for: entry, now: now)
+                return try Self.link(db, memberId: memberId, movieId: movieId, now: now) ? .linked : .alreadyLinked
+            }
+        }
+    }
+
+    /// Finds or creates the entry's movie (with its title, year and IMDb id) and links the member to it; for a
+    /// row TMDB was asked about, whatever it answered: an unmatched row is kept, unresolved, with its year.
+    public func linkImported(member: String, _ entry: ImportEntry, now: Date = Date()) throws(StoreError)
+        -> LinkOutcome
+    {
+        try write { db in
+            let member = try upsertMember(db, name: member, now: now)
+            let movieId = try movieId(db, for: entry, now: now)
+            let linked = try Self.link(db, memberId: member.id, movieId: movieId, now: now)
+            let row = try Row.fetchOne(
+                db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
+            guard let row else { throw StoreError.failed(reason: "movie vanished while importing") }
+            return LinkOutcome(
+                member: member.display, movieId: movieId, title: row[0], year: row[1], remoteId: row[2],
+                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3])
+        }
+    }
+
+    private static func link(_ db: Database, memberId: Int64, movieId: Int64, now: Date) throws -> Bool {
+        try db.execute(
+            sql: """
+                INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
+                ON CONFLICT (memberId, movieId) DO NOTHING
+                """,
+            arguments: [memberId, movieId, now])
+        return db.changesCount > 0
+    }
+
+    /// The known movie, given the ids it learns from the entry, or a new one. A new movie named by a TMDB id
+    /// carries the file's title and year until the next fetch asks TMDB; the schedule has it due at once.
+    private func movieId(_ db: Database, for entry: ImportEntry, now: Date) throws -> Int64 {
+        let key = TitleKey.make(entry.title)
+        let movieId: Int64
+        if let known = try Self.knownMovie(db, entry) {
+            movieId = known
+            // Learns ids the movie lacked; an unresolved title named here by its TMDB id now is that movie.
+            try db.execute(
+                sql: "UPDATE movie SET imdbId = coalesce(imdbId, ?) WHERE id = ?", arguments: [entry.imdbId, known])
+            if let tmdbId = entry.tmdbId {
+                try db.execute(
+                    sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ? AND remoteId IS NULL",
+                    arguments: [tmdbId, Self.identityKey(remoteId: tmdbId), known])
+            }
+        } else {
+            let identity =
+                entry.tmdbId.map(Self.identityKey(remoteId:)) ?? Self.identityKey(titleKey: key, year: entry.year)
+            movieId = try insertMovie(
+                db, title: entry.title, titleKey: key, year: entry.year, identity: identity, remoteId: entry.tmdbId,
+                imdbId: entry.imdbId, now: now
+            ).0
+        }
+        try db.execute(
+            sql: "INSERT INTO movieAlias (key, year, movieId, title) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            arguments: [key, entry.year ?? 0, movieId, entry.title])
+        return movieId
+    }
+
+    /// The stored movie an entry names: by TMDB id, by IMDb id, else by a title and year typed before, unless
+    /// that movie has another TMDB or IMDb id than the entry gives (then it is another movie of that name).
+    static func knownMovie(_ db: Database, _ entry: ImportEntry) throws -> Int64? {
+        if let tmdbId = entry.tmdbId,
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE remoteId = ?", arguments: [tmdbId])
+        {
+            return id
+        }
+        if let imdbId = entry.imdbId,
+            let id = try Int64.fetchOne(
+                db, sql: "SELECT id FROM movie WHERE imdbId = ? ORDER BY remoteId IS NULL, id LIMIT 1",
+                arguments: [imdbId])
+        {
+            return id
+        }
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT movie.id, movie.remoteId, movie.imdbId FROM movieAlias JOIN movie ON movie.id = movieAlias.movieId
+                WHERE movieAlias.key = ? AND movieAlias.year = ?
+                """,
+            arguments: [TitleKey.make(entry.title), entry.year ?? 0])
+        guard let row else { return nil }
+        let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
+        if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
+        if let wanted = entry.imdbId, let imdbId, imdbId != wanted { return nil }
+        return row[0]
+    }
+}
