@@ -54,6 +54,12 @@ let package = Package(
             name: "MustCoreTests",
             dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "mustcTests", dependencies: ["mustc", "MustCore", "TMDBStub"]),
+        // ZIPFoundation writes the Letterboxd export zips the import tests read.
+        .testTarget(
+            name: "mustcTests",
+            dependencies: [
+                "mustc", "MustCore", "TMDBStub", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
     ]
 )

@@ -75,13 +75,16 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    /// A dry run never creates the database: without one it looks up against an empty one in `scratch`.
+    /// A dry run imports into a copy of the database (or an empty one when there is none yet), never the file.
     private func openStore(_ config: Config, scratch: URL) throws -> Store {
         let path = global.databasePath(config)
-        guard dryRun, !FileManager.default.fileExists(atPath: path) else { return try global.openStore(config) }
+        guard dryRun else { return try global.openStore(config) }
+        let copy = scratch.appending(path: "dry-run.sqlite").path
         do {
-            return try Store(path: scratch.appending(path: "dry-run.sqlite").path, logger: global.logger)
-        } catch {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            if FileManager.default.fileExists(atPath: path) { try Store.snapshot(of: path, into: copy) }
+            return try Store(path: copy, logger: global.logger)
+        } catch let error as StoreError {
             throw Failure(store: error)
         }
     }

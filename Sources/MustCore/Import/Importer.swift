@@ -4,6 +4,8 @@ import Foundation
 /// linked in one transaction, and the others go through the same lookup and match rules as `add` (exact, remakes
 /// by popularity, needs a choice; never a fuzzy guess), through the client's rate limiter and retries.
 public struct Importer: Sendable {
+    /// For a dry run, a copy of the database (`Store.snapshot`): the import runs for real there, so it tells
+    /// exactly what would happen, and the user's file is never opened for writing.
     public var store: Store
     /// nil without credentials: rows that need a lookup are kept unresolved for the first fetch.
     public var client: TMDBClient?
@@ -32,8 +34,6 @@ public struct Importer: Sendable {
     /// What a run has counted so far.
     struct State {
         var summary = ImportSummary()
-        /// In a dry run nothing is linked, so a movie named twice is told apart here instead.
-        var seen: Set<String> = []
         var done = 0
         var total = 1
         /// Files whose every row was invalid.
@@ -100,12 +100,7 @@ public struct Importer: Sendable {
     /// Links a chunk's known movies at once, looks the others up, then links those one by one.
     private func settle(_ chunk: [Pending], _ state: inout State) async throws {
         guard !chunk.isEmpty else { return }
-        var placements = try store.placeKnown(member: member, chunk.map(\.entry), dryRun: dryRun)
-        if dryRun {
-            for index in placements.indices where placements[index] != .alreadyLinked {
-                if !state.seen.insert(chunk[index].entry.key).inserted { placements[index] = .alreadyLinked }
-            }
-        }
+        let placements = try store.placeKnown(member: member, chunk.map(\.entry))
         var asked = Set<String>()
         let lookups = chunk.indices.filter { placements[$0] == .needsLookup }.map { chunk[$0] }
             .filter { asked.insert($0.entry.key).inserted }
@@ -135,7 +130,6 @@ public struct Importer: Sendable {
 
     /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.
     private func apply(_ match: ImportMatch, to entry: ImportEntry) throws(StoreError) -> Bool {
-        guard !dryRun else { return true }
         let link = try store.linkImported(member: member, entry)
         guard link.linked else { return false }
         switch match {

@@ -13,27 +13,10 @@ public enum ImportPlacement: Sendable, Equatable {
 
 extension Store {
     /// Links, in one transaction, every entry whose movie is already known (by TMDB id, IMDb id, or a title and
-    /// year typed before) or named by a TMDB id; the others need a lookup and are left alone. With `dryRun`
-    /// nothing is written and the answer says what would happen.
-    public func placeKnown(member: String, _ entries: [ImportEntry], dryRun: Bool, now: Date = Date())
-        throws(StoreError) -> [ImportPlacement]
+    /// year typed before) or named by a TMDB id; the others need a lookup and are left alone.
+    public func placeKnown(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+        -> [ImportPlacement]
     {
-        if dryRun {
-            return try read { db in
-                let memberId = try Int64.fetchOne(
-                    db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [TitleKey.make(member)])
-                return try entries.map { entry in
-                    guard let movieId = try Self.knownMovie(db, entry) else {
-                        return entry.tmdbId == nil ? .needsLookup : .linked
-                    }
-                    guard let memberId else { return .linked }
-                    let kept = try Bool.fetchOne(
-                        db, sql: "SELECT 1 FROM memberMovie WHERE memberId = ? AND movieId = ?",
-                        arguments: [memberId, movieId])
-                    return kept == true ? .alreadyLinked : .linked
-                }
-            }
-        }
         return try write { db in
             let memberId = try upsertMember(db, name: member, now: now).id
             return try entries.map { entry in
@@ -60,6 +43,20 @@ extension Store {
             return LinkOutcome(
                 member: member.display, movieId: movieId, title: row[0], year: row[1], remoteId: row[2],
                 memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3])
+        }
+    }
+
+    /// Copies the database at `path` into `copy` through SQLite's backup API, opening the original read-only:
+    /// a dry run imports into the copy, so the original is not touched at all (GRDB's pool writes on opening).
+    public static func snapshot(of path: String, into copy: String) throws(StoreError) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        do {
+            let source = try DatabaseQueue(path: path, configuration: configuration)
+            try source.backup(to: try DatabaseQueue(path: copy))
+        } catch {
+            throw .cannotOpen(path: path, reason: reason(error))
         }
     }
 
