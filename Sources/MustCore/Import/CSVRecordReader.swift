@@ -86,6 +86,7 @@ public final class CSVRecordReader {
                 var end = newline
                 if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
                 let line = Array(buffer[start..<end])
+                position += newline + 1 - start
                 start = newline + 1
                 return numbered(line)
             }
@@ -93,6 +94,7 @@ public final class CSVRecordReader {
                 guard start < buffer.count else { return nil }
                 var line = Array(buffer[start...])
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                position += buffer.count - start
                 start = buffer.count
                 return numbered(line)
             }
@@ -102,7 +104,6 @@ public final class CSVRecordReader {
 
     private func numbered(_ line: [UInt8]) -> (number: Int, text: [UInt8]) {
         lineNumber += 1
-        position = min(position + line.count + 1, size)
         // A byte order mark is not part of the first field's name.
         if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { return (1, Array(line.dropFirst(3))) }
         return (lineNumber, line)
