@@ -92,7 +92,7 @@ import ZIPFoundation
         let (json, outcome) = try await imported("Bob", try file("ratings.csv", Self.imdbRatings))
         #expect(json["rows"] as? Int == 3 && json["skipped"] as? Int == 1, "\(outcome.all)")
         #expect(json["linked"] as? Int == 2 && json["exact"] as? Int == 2)
-        #expect(stub.requests.map(\.path) == ["/3/find/tt0087182", "/3/find/tt0110357"])
+        #expect(stub.requests.map(\.path).sorted() == ["/3/find/tt0087182", "/3/find/tt0110357"])
         #expect(try await lists()["Bob"] == ["Dune 1984 841", "The Lion King 1994 8587"])
         // The IMDb ids are kept: naming the movie that way finds it without asking TMDB.
         stub.resetCounters()
@@ -267,5 +267,52 @@ import ZIPFoundation
         // Five requests at four a second: the fifth waits a full second after the first.
         #expect(ContinuousClock.now - started >= .seconds(1))
         #expect(stub.requestCount == 5)
+    }
+}
+
+/// SIGINT in the middle of a long import: what was linked stays, and importing again continues.
+@Suite final class ImportInterruptionTests {
+    let stub: TMDBStubServer
+    let mustc: MustcBinary
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.synthetic(40))
+        try stub.start()
+        var mustc = MustcBinary(stub: stub)
+        let config = mustc.home.file("config.json")
+        try #"{"tmdb": {"maxRequestsPerSecond": 10}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        mustc.environment["MUSTC_CONFIG"] = config
+        self.mustc = mustc
+    }
+
+    deinit { stub.stop() }
+
+    @Test func anInterruptedImportKeepsItsLinksAndTheNextOneContinues() async throws {
+        let path = mustc.home.file("watchlist.csv")
+        let rows = (1...40).map { "2024-01-01,Movie \($0),2001,https://boxd.it/m\($0)\n" }
+        try ("Date,Name,Year,Letterboxd URI\n" + rows.joined()).write(toFile: path, atomically: true, encoding: .utf8)
+        let running = try mustc.start(["import", "--json", "Ann", path])
+        // Ten lookups a second: after 1.5 s some rows are linked and most are not.
+        try await Task.sleep(for: .milliseconds(1500))
+        kill(running.process.processIdentifier, SIGINT)
+        let (first, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
+        #expect(exited)
+        #expect(first.status == 75, "\(first.all)")
+        #expect(first.stderr.contains("interrupted: what was linked stays"))
+        let interrupted = try first.json()
+        #expect(interrupted["interrupted"] as? Bool == true)
+        let linkedFirst = try #require(interrupted["linked"] as? Int)
+        #expect(linkedFirst > 0 && linkedFirst < 40, "\(interrupted)")
+
+        let second = try await mustc.run(["import", "--json", "Ann", path])
+        #expect(second.status == 0, "\(second.all)")
+        let summary = try second.json()
+        #expect(summary["linked"] as? Int == 40 - linkedFirst)
+        #expect(summary["alreadyLinked"] as? Int == linkedFirst)
+        #expect(summary["failed"] as? Int == 0)
+        let list = try await mustc("ratings", "--format", "json")
+        let movies = try #require(
+            (try list.json()["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]])
+        #expect(movies.count == 40 && movies.allSatisfy { $0["remoteId"] is Int })
     }
 }

@@ -97,14 +97,12 @@ public struct Importer: Sendable {
         events(.progress(Double(state.done + file.size) / Double(state.total), state.summary))
     }
 
-    /// Links a chunk's known movies at once, looks the others up, then links those one by one.
+    /// Links a chunk's known movies at once, then looks the others up a few at a time and links each batch as it
+    /// is answered: an interruption loses at most one batch of answers, never links already made.
     private func settle(_ chunk: [Pending], _ state: inout State) async throws {
         guard !chunk.isEmpty else { return }
         let placements = try store.placeKnown(member: member, chunk.map(\.entry))
-        var asked = Set<String>()
-        let lookups = chunk.indices.filter { placements[$0] == .needsLookup }.map { chunk[$0] }
-            .filter { asked.insert($0.entry.key).inserted }
-        let matches = try await lookUp(lookups, state)
+        var waiting: [Pending] = []
         for (index, row) in chunk.enumerated() {
             switch placements[index] {
             case .alreadyLinked:
@@ -114,6 +112,16 @@ public struct Importer: Sendable {
                 state.summary.linked += 1
                 events(.known(place: row.place, row.entry, alreadyLinked: false))
             case .needsLookup:
+                waiting.append(row)
+            }
+        }
+        var matches: [String: ImportMatch] = [:]
+        for start in stride(from: 0, to: waiting.count, by: 2 * concurrency) {
+            let batch = waiting[start..<min(start + 2 * concurrency, waiting.count)]
+            var asked = Set<String>()
+            let unasked = batch.filter { matches[$0.entry.key] == nil && asked.insert($0.entry.key).inserted }
+            matches.merge(try await lookUp(unasked, state)) { first, _ in first }
+            for row in batch {
                 let match = matches[row.entry.key] ?? .failed("not looked up")
                 let linked = try apply(match, to: row.entry)
                 if linked {
@@ -184,6 +192,8 @@ public struct Importer: Sendable {
             case .needsChoice(let candidates): return candidates.isEmpty ? .notFound : .needsChoice(candidates)
             }
         } catch let error as TMDBError {
+            // A request cut short by SIGINT fails like any other; the row must stay unlooked, not be kept as failed.
+            try Task.checkCancellation()
             switch error {
             case .unauthorized: throw error
             case .notFound: return .notFound

@@ -112,7 +112,7 @@ extension Store {
     }
 
     /// Inserts unless a row with the identity exists (another process may have just made it); either way, its id.
-    func insertMovie(
+    private func insertMovie(
         _ db: Database, title: String, titleKey: String, year: Int?, identity: String, remoteId: Int? = nil,
         imdbId: String? = nil, now: Date
     ) throws -> (Int64, Bool) {

@@ -17,12 +17,13 @@ extension Store {
     public func placeKnown(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
         -> [ImportPlacement]
     {
-        return try write { db in
+        try write { db in
             let memberId = try upsertMember(db, name: member, now: now).id
             return try entries.map { entry in
-                let known = try Self.knownMovie(db, entry)
+                let key = TitleKey.make(entry.title)
+                let known = try Self.knownMovie(db, entry, key: key)
                 guard entry.tmdbId != nil || known != nil else { return .needsLookup }
-                let movieId = try movieId(db, for: entry, now: now)
+                let movieId = try movieId(db, for: entry, key: key, known: known, now: now)
                 return try Self.link(db, memberId: memberId, movieId: movieId, now: now) ? .linked : .alreadyLinked
             }
         }
@@ -35,7 +36,9 @@ extension Store {
     {
         try write { db in
             let member = try upsertMember(db, name: member, now: now)
-            let movieId = try movieId(db, for: entry, now: now)
+            let key = TitleKey.make(entry.title)
+            let known = try Self.knownMovie(db, entry, key: key)
+            let movieId = try movieId(db, for: entry, key: key, known: known, now: now)
             let linked = try Self.link(db, memberId: member.id, movieId: movieId, now: now)
             let row = try Row.fetchOne(
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
@@ -60,67 +63,87 @@ extension Store {
         }
     }
 
+    /// Statements run once per row are cached: compiling them again for every row of a 100,000-row file took
+    /// most of its time.
     private static func link(_ db: Database, memberId: Int64, movieId: Int64, now: Date) throws -> Bool {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
                 ON CONFLICT (memberId, movieId) DO NOTHING
-                """,
-            arguments: [memberId, movieId, now])
+                """
+        ).execute(arguments: [memberId, movieId, now])
         return db.changesCount > 0
     }
 
     /// The known movie, given the ids it learns from the entry, or a new one. A new movie named by a TMDB id
     /// carries the file's title and year until the next fetch asks TMDB; the schedule has it due at once.
-    private func movieId(_ db: Database, for entry: ImportEntry, now: Date) throws -> Int64 {
-        let key = TitleKey.make(entry.title)
+    private func movieId(_ db: Database, for entry: ImportEntry, key: String, known: Int64?, now: Date) throws
+        -> Int64
+    {
         let movieId: Int64
-        if let known = try Self.knownMovie(db, entry) {
+        if let known {
             movieId = known
             // Learns ids the movie lacked; an unresolved title named here by its TMDB id now is that movie.
-            try db.execute(
-                sql: "UPDATE movie SET imdbId = coalesce(imdbId, ?) WHERE id = ?", arguments: [entry.imdbId, known])
+            if let imdbId = entry.imdbId {
+                try db.cachedStatement(sql: "UPDATE movie SET imdbId = ? WHERE id = ? AND imdbId IS NULL")
+                    .execute(arguments: [imdbId, known])
+            }
             if let tmdbId = entry.tmdbId {
-                try db.execute(
-                    sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ? AND remoteId IS NULL",
-                    arguments: [tmdbId, Self.identityKey(remoteId: tmdbId), known])
+                try db.cachedStatement(
+                    sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ? AND remoteId IS NULL"
+                ).execute(arguments: [tmdbId, Self.identityKey(remoteId: tmdbId), known])
             }
         } else {
             let identity =
                 entry.tmdbId.map(Self.identityKey(remoteId:)) ?? Self.identityKey(titleKey: key, year: entry.year)
-            movieId = try insertMovie(
-                db, title: entry.title, titleKey: key, year: entry.year, identity: identity, remoteId: entry.tmdbId,
-                imdbId: entry.imdbId, now: now
-            ).0
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """
+            ).execute(arguments: [entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, now])
+            if db.changesCount > 0 {
+                movieId = db.lastInsertedRowID
+            } else {
+                // Another process made it a moment ago: its identity finds it.
+                let found = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT id FROM movie WHERE identityKey = ?"), arguments: [identity])
+                guard let found else { throw StoreError.failed(reason: "movie vanished during import") }
+                movieId = found
+            }
         }
-        try db.execute(
-            sql: "INSERT INTO movieAlias (key, year, movieId, title) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            arguments: [key, entry.year ?? 0, movieId, entry.title])
+        try db.cachedStatement(
+            sql: "INSERT INTO movieAlias (key, year, movieId, title) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        ).execute(arguments: [key, entry.year ?? 0, movieId, entry.title])
         return movieId
     }
 
     /// The stored movie an entry names: by TMDB id, by IMDb id, else by a title and year typed before, unless
     /// that movie has another TMDB or IMDb id than the entry gives (then it is another movie of that name).
-    static func knownMovie(_ db: Database, _ entry: ImportEntry) throws -> Int64? {
+    /// `key` is the title's fold.
+    static func knownMovie(_ db: Database, _ entry: ImportEntry, key: String) throws -> Int64? {
         if let tmdbId = entry.tmdbId,
-            let id = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE remoteId = ?", arguments: [tmdbId])
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM movie WHERE remoteId = ?"), arguments: [tmdbId])
         {
             return id
         }
         if let imdbId = entry.imdbId,
             let id = try Int64.fetchOne(
-                db, sql: "SELECT id FROM movie WHERE imdbId = ? ORDER BY remoteId IS NULL, id LIMIT 1",
+                db.cachedStatement(
+                    sql: "SELECT id FROM movie WHERE imdbId = ? ORDER BY remoteId IS NULL, id LIMIT 1"),
                 arguments: [imdbId])
         {
             return id
         }
         let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT movie.id, movie.remoteId, movie.imdbId FROM movieAlias JOIN movie ON movie.id = movieAlias.movieId
-                WHERE movieAlias.key = ? AND movieAlias.year = ?
-                """,
-            arguments: [TitleKey.make(entry.title), entry.year ?? 0])
+            db.cachedStatement(
+                sql: """
+                    SELECT movie.id, movie.remoteId, movie.imdbId FROM movieAlias
+                    JOIN movie ON movie.id = movieAlias.movieId
+                    WHERE movieAlias.key = ? AND movieAlias.year = ?
+                    """),
+            arguments: [key, entry.year ?? 0])
         guard let row else { return nil }
         let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
         if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
