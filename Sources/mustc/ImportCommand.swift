@@ -98,20 +98,17 @@ struct ImportCommand: AsyncParsableCommand {
             store: store, client: client, member: validatedMember, dryRun: dryRun,
             checks: MovieSchedulePolicy(config.schedule), events: output.show)
         let signals = Signals()
-        var result: (ImportSummary, [String]) = (ImportSummary(), [])
         let box = ResultBox()
+        defer { bar?.clear() }
         do {
             _ = try await signals.run {
                 box.set(try await importer.run(lists))
                 return false
             }
         } catch TMDBError.unauthorized(_, let message) {
-            bar?.clear()
-            throw Failure.config("TMDB rejected the credentials (\(message)); rows before this one were imported")
+            throw Failure.config("TMDB rejected the credentials (\(message)); the rows linked before that stay")
         }
         withExtendedLifetime(signals) {}
-        bar?.clear()
-        if let value = box.value { result = value }
-        return result
+        return box.value ?? (ImportSummary(), [])
     }
 }
