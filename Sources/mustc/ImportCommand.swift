@@ -59,11 +59,6 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let store = try openStore(config, scratch: scratch)
             let client = global.lookupClient(config)
-            if client == nil {
-                Output.note(
-                    "no TMDB credentials (set TMDB_API_KEY or TMDB_ACCESS_TOKEN); movies not known yet are kept "
-                        + "without a TMDB id and the first fetch after they are set looks them up.")
-            }
             let (summary, unreadable) = try await importing(lists, store: store, client: client, config: config)
             print(json ? ReportRenderer.json(summary) : ImportOutput.summary(summary, member: validatedMember))
             if !unreadable.isEmpty {

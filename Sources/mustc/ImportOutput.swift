@@ -4,12 +4,21 @@ import Synchronization
 
 /// What `import` prints as rows go by: problems and what needs a person always (a dry run: every row), the
 /// summary at the end. Invalid rows go to stderr with their file and line.
-struct ImportOutput: Sendable {
-    var member: String
-    var dryRun: Bool
+final class ImportOutput: Sendable {
+    let member: String
+    let dryRun: Bool
     /// --json: stdout carries the summary alone.
-    var quiet: Bool
-    var bar: ImportProgressBar?
+    let quiet: Bool
+    let bar: ImportProgressBar?
+    /// Whether the missing credentials were mentioned: once, and only when a row needed TMDB.
+    private let warned = Mutex(false)
+
+    init(member: String, dryRun: Bool, quiet: Bool, bar: ImportProgressBar?) {
+        self.member = member
+        self.dryRun = dryRun
+        self.quiet = quiet
+        self.bar = bar
+    }
 
     func show(_ event: ImportEvent) {
         switch event {
@@ -47,8 +56,17 @@ struct ImportOutput: Sendable {
             for candidate in candidates { line(pick(MovieReference.title(entry.title, year: entry.year), candidate)) }
         case .notFound:
             line("\(place)  \(quoted(entry)): TMDB found nothing; kept without a TMDB id.")
+        case .failed(let reason) where reason == Importer.noCredentials:
+            let first = warned.withLock { warned in
+                defer { warned = true }
+                return !warned
+            }
+            guard first else { return }
+            bar?.clear()
+            Output.note(
+                "no TMDB credentials (set TMDB_API_KEY or TMDB_ACCESS_TOKEN): the movies not known yet are kept "
+                    + "without a TMDB id, and the first fetch after they are set looks them up.")
         case .failed(let reason):
-            guard reason != Importer.noCredentials else { return }
             line("\(place)  \(quoted(entry)): not looked up (\(reason)); kept, and the next fetch looks it up.")
         }
     }

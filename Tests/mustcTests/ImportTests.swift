@@ -256,6 +256,19 @@ import ZIPFoundation
         #expect(stub.requestCount == 0)
     }
 
+    @Test func withoutCredentialsRowsAreKeptForTheFirstFetchAndSaidSoOnce() async throws {
+        let offline = MustcBinary()
+        let known = try file("ids.csv", "title,year,tmdbId\nUp,2009,14160\n")
+        let quiet = try await offline.run(["import", "--json", "Ann", known])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("no TMDB credentials"), "\(quiet.all)")
+        let outcome = try await offline.run(["import", "--json", "Ann", try file("watchlist.csv", Self.watchlist)])
+        #expect(outcome.status == 0, "\(outcome.all)")
+        #expect(outcome.stderr.components(separatedBy: "no TMDB credentials").count == 2, "\(outcome.stderr)")
+        let summary = try outcome.json()
+        #expect(summary["linked"] as? Int == 5 && summary["failed"] as? Int == 5)
+        #expect(try await lists(offline)["Ann"]?.count == 6)
+    }
+
     @Test func addKeepsToTheRateLimit() async throws {
         var slow = mustc
         let config = slow.home.file("slow.json")
