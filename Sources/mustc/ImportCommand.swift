@@ -102,6 +102,11 @@ struct ImportCommand: AsyncParsableCommand {
             }
         } catch TMDBError.unauthorized(_, let message) {
             throw Failure.config("TMDB rejected the credentials (\(message)); the rows linked before that stay")
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            // A file read at the start that cannot be read any more (removed, or a disk error).
+            throw Failure.temporary("cannot read the lists any more (\(error.localizedDescription))")
         }
         withExtendedLifetime(signals) {}
         return box.value ?? (ImportSummary(), [])
