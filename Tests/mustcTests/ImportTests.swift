@@ -99,6 +99,12 @@ import ZIPFoundation
         let added = try await mustc("add", "Cleo", "imdb:tt0110357")
         #expect(added.stdout.contains("Cleo now has \"The Lion King (1994)\"."), "\(added.all)")
         #expect(stub.requestCount == 0)
+        // A dry run tells every row, in the file's order, though the known ones are settled first.
+        let dry = try await mustc("import", "--dry-run", "Dan", mustc.home.file("ratings.csv"))
+        let lines = dry.stdout.split(separator: "\n").filter { $0.contains("ratings.csv:") }
+        #expect(
+            lines.map { $0.split(separator: " ")[0].split(separator: ":").last } == ["2", "3", "4"], "\(dry.stdout)")
+        #expect(lines[1].hasSuffix("skipped: a TV Series, not a movie"))
     }
 
     @Test func imdbListExportWithLineBreaksInsideQuotesNamesTheRightLines() async throws {

@@ -38,6 +38,12 @@ public struct Importer: Sendable {
         var total = 1
         /// Files whose every row was invalid.
         var unreadable: [String] = []
+        /// A chunk's row events, told in the file's order once the chunk is settled (known movies are linked
+        /// before the others are looked up).
+        var held: [(row: Int, event: ImportEvent)] = []
+        var row = 0
+
+        mutating func hold(_ event: ImportEvent, row: Int) { held.append((row, event)) }
     }
 
     /// Imports every file in order. Stops at cancellation (SIGINT, SIGTERM) with `interrupted` set; throws
@@ -58,7 +64,7 @@ public struct Importer: Sendable {
         return (state.summary, state.unreadable)
     }
 
-    typealias Pending = (place: String, entry: ImportEntry, position: Int)
+    typealias Pending = (place: String, entry: ImportEntry, position: Int, row: Int)
 
     private func importFile(_ file: ImportFile, _ state: inout State) async throws {
         let reader = try CSVRecordReader(path: file.path)
@@ -69,6 +75,7 @@ public struct Importer: Sendable {
         while let record = try reader.next() {
             try Task.checkCancellation()
             state.summary.rows += 1
+            state.row += 1
             switch record {
             case .malformed(let line, let reason):
                 state.summary.invalid += 1
@@ -81,9 +88,9 @@ public struct Importer: Sendable {
                     events(.invalid(place: place, reason: reason))
                 case .skipped(let reason):
                     state.summary.skipped += 1
-                    events(.skipped(place: place, reason: reason))
+                    state.hold(.skipped(place: place, reason: reason), row: state.row)
                 case .movie(let entry):
-                    chunk.append((place, entry, reader.position))
+                    chunk.append((place, entry, reader.position, state.row))
                 }
             }
             if chunk.count >= chunkSize {
@@ -92,6 +99,7 @@ public struct Importer: Sendable {
             }
         }
         try await settle(chunk, &state)
+        tell(&state)
         let rows = state.summary.rows - before.rows
         if rows > 0, state.summary.invalid - before.invalid == rows { state.unreadable.append(file.name) }
         events(.progress(Double(state.done + file.size) / Double(state.total), state.summary))
@@ -107,10 +115,10 @@ public struct Importer: Sendable {
             switch placements[index] {
             case .alreadyLinked:
                 state.summary.alreadyLinked += 1
-                events(.known(place: row.place, row.entry, alreadyLinked: true))
+                state.hold(.known(place: row.place, row.entry, alreadyLinked: true), row: row.row)
             case .linked:
                 state.summary.linked += 1
-                events(.known(place: row.place, row.entry, alreadyLinked: false))
+                state.hold(.known(place: row.place, row.entry, alreadyLinked: false), row: row.row)
             case .needsLookup:
                 waiting.append(row)
             }
@@ -130,10 +138,16 @@ public struct Importer: Sendable {
                 } else {
                     state.summary.alreadyLinked += 1
                 }
-                events(.looked(place: row.place, row.entry, match, alreadyLinked: !linked))
+                state.hold(.looked(place: row.place, row.entry, match, alreadyLinked: !linked), row: row.row)
             }
         }
+        tell(&state)
         events(.progress(Double(state.done + chunk[chunk.count - 1].position) / Double(state.total), state.summary))
+    }
+
+    private func tell(_ state: inout State) {
+        for held in state.held.sorted(by: { $0.row < $1.row }) { events(held.event) }
+        state.held.removeAll(keepingCapacity: true)
     }
 
     /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.
