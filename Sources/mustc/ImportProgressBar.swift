@@ -11,7 +11,8 @@ final class ImportProgressBar: Sendable {
     func update(_ fraction: Double, _ summary: ImportSummary) {
         let now = ContinuousClock.now
         let due = lastDraw.withLock { last in
-            guard last.map({ now - $0 >= .milliseconds(100) }) ?? true else { return false }
+            // The end is always drawn, so the bar's last state is the import's.
+            guard fraction >= 1 || last.map({ now - $0 >= .milliseconds(100) }) ?? true else { return false }
             last = now
             return true
         }

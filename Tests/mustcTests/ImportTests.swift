@@ -275,6 +275,21 @@ import ZIPFoundation
         #expect(try await lists(offline)["Ann"]?.count == 6)
     }
 
+    @Test func aProgressBarAtATerminalOnlyAndNoQuestionsAsked() async throws {
+        let path = try file("watchlist.csv", Self.watchlist)
+        let command = [MustcBinary.url.path, "import", "Ann", path].map { "'" + $0 + "'" }.joined(separator: " ")
+        var terminal = mustc
+        terminal.executable = URL(fileURLWithPath: "/usr/bin/script")
+        let running = try terminal.start(["-q", "-e", "-c", command, "/dev/null"])
+        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
+        #expect(exited && outcome.status == 0, "\(outcome.all)")
+        #expect(outcome.stdout.contains("\r[#"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("[##############################] 5 rows  linked 5"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("Which one?"), "import never asks, even at a terminal")
+        let off = try await mustc("import", "Bob", path)
+        #expect(off.status == 0 && !off.stdout.contains("\r") && off.stdout.contains("Bob: 5 rows"), "\(off.all)")
+    }
+
     @Test func addKeepsToTheRateLimit() async throws {
         var slow = mustc
         let config = slow.home.file("slow.json")
