@@ -45,6 +45,15 @@ struct ImportReaderTests {
             ])
     }
 
+    @Test func aQuoteInsideAnUnquotedFieldOpensNothing() throws {
+        let text = "a,b,c\n1,The 12\" Single,2001\n2,Another 7\" Single,2002\n3,\"Fine, quoted\",2003\n"
+        #expect(
+            try records(text, expected: 3) == [
+                .fields(["a", "b", "c"], line: 1), .fields(["1", "The 12\" Single", "2001"], line: 2),
+                .fields(["2", "Another 7\" Single", "2002"], line: 3), .fields(["3", "Fine, quoted", "2003"], line: 4),
+            ])
+    }
+
     @Test func detectsEachFormatFromItsHeaderAndNamesMissingColumns() throws {
         let letterboxd = try ImportLayout.detect(["Date", "Name", "Year", "Letterboxd URI"], format: nil)
         #expect(letterboxd.format == .letterboxd)

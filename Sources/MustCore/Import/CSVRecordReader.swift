@@ -48,30 +48,36 @@ public final class CSVRecordReader {
         } while first.text.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         var lines = [first]
         var quotes = Self.quotes(in: first.text)
-        while quotes % 2 == 1 {
-            guard lines.count < Self.maximumLinesPerRecord, let more = try nextLine() else {
-                return giveBack(lines, reason: "an unbalanced quote")
-            }
+        while quotes % 2 == 1, lines.count < Self.maximumLinesPerRecord, let more = try nextLine() {
             lines.append(more)
             quotes += Self.quotes(in: more.text)
         }
-        let text = String(decoding: Array(lines.map(\.text).joined(separator: [UInt8(ascii: "\n")])), as: UTF8.self)
-        let fields = try Self.parse(text)
-        if lines.count > 1, let expectedFields, fields.count != expectedFields {
-            return giveBack(lines, reason: "an unbalanced quote")
+        if lines.count > 1 {
+            // One record over several lines, when the library reads it as one row of the header's width.
+            let rows = try Self.parse(lines.map(\.text))
+            if quotes % 2 == 0, rows.count == 1, expectedFields.map({ rows[0].count == $0 }) ?? true {
+                return .fields(rows[0], line: first.number)
+            }
+            // Else the quote opened no field (`The 12" Single`) or never closed: the first line alone, and the
+            // others read again as records.
+            returned.insert(contentsOf: lines.dropFirst(), at: 0)
         }
-        return .fields(fields, line: first.number)
+        let rows = try Self.parse([first.text])
+        let balanced = Self.quotes(in: first.text) % 2 == 0
+        // A short or long row is taken as it is (missing fields are empty), unless a quote ran over it.
+        guard rows.count == 1, balanced || (expectedFields.map { rows[0].count == $0 } ?? true) else {
+            return .malformed(line: first.number, reason: "an unbalanced quote")
+        }
+        return .fields(rows[0], line: first.number)
     }
 
-    /// Reports the first line of a record that never closed its quote and reads the others again as records.
-    private func giveBack(_ lines: [(number: Int, text: [UInt8])], reason: String) -> CSVRecord {
-        returned.insert(contentsOf: lines.dropFirst(), at: 0)
-        return .malformed(line: lines[0].number, reason: reason)
-    }
-
-    private static func parse(_ text: String) throws -> [String] {
+    /// Every row CSV.swift reads from the lines joined by line feeds.
+    private static func parse(_ lines: [[UInt8]]) throws -> [[String]] {
+        let text = String(decoding: Array(lines.joined(separator: [UInt8(ascii: "\n")])), as: UTF8.self)
         let reader = try CSVReader(string: text, hasHeaderRow: false)
-        return reader.next() ?? [""]
+        var rows: [[String]] = []
+        while let row = reader.next() { rows.append(row) }
+        return rows.isEmpty ? [[""]] : rows
     }
 
     private static func quotes(in line: [UInt8]) -> Int {
