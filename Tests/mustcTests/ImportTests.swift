@@ -151,6 +151,33 @@ import ZIPFoundation
         #expect(stub.requests.map(\.path) == ["/3/search/movie"], "\(stub.requests.map(\.path))")
     }
 
+    @Test func exportWritesNothingToTheDatabaseAndUpgradesAnOldOneFirst() async throws {
+        _ = try await imported("Ann", try file("ratings.csv", Self.imdbRatings))
+        #expect(try await mustc("members").status == 0, "folds the WAL into the file")
+        let database = mustc.databasePath
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let modified = try FileManager.default.attributesOfItem(atPath: database)[.modificationDate] as? Date
+        let csv = try await mustc("export", "--member", "ann")
+        #expect(csv.status == 0 && csv.stdout.contains("Ann,The Lion King,1994,8587,tt0110357,"), "\(csv.all)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == bytes)
+        #expect(try FileManager.default.attributesOfItem(atPath: database)[.modificationDate] as? Date == modified)
+        let nobody = try await mustc("export", "--member", "Zed")
+        #expect(nobody.status == 64 && nobody.stderr.contains("there is no member \"Zed\""), "\(nobody.all)")
+
+        let old = MustcBinary()
+        try writeOldDatabase(
+            at: old.databasePath,
+            rows: """
+                INSERT INTO member VALUES (1, 'Ann', 'ann', '2026-11-01');
+                INSERT INTO movie (id, title, titleKey, remoteId, voteAverage, voteCount, releaseDate, updatedAt,
+                    createdAt)
+                VALUES (1, 'Amélie', 'amelie', 194, 7.9, 11412, '2001-04-25', '2026-11-02 10:00:00.000', '2026-11-01');
+                INSERT INTO memberMovie VALUES (1, 1, '2026-11-01');
+                """)
+        let upgraded = try await old.run(["export"])
+        #expect(upgraded.status == 0 && upgraded.stdout.contains("Ann,Amélie,2001,194,,"), "\(upgraded.all)")
+    }
+
     @Test func aSecondImportLinksNothingAndAsksTMDBNothing() async throws {
         let path = try file("watchlist.csv", Self.watchlist)
         _ = try await imported("Ann", path)

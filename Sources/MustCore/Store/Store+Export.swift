@@ -12,33 +12,72 @@ public struct ExportMovie: Sendable, Equatable {
     public var imdbId: String?
 }
 
+/// What a read-only export found in the database file.
+public enum ExportSource: Sendable, Equatable {
+    case exported
+    case unknownMember
+    /// The file's schema is older than this mustc's: it must be migrated (a write) before it can be read.
+    case needsUpgrade
+}
+
 extension Store {
     /// Every member's list (or one member's), member by member in name order, handed to `body` row by row from a
-    /// cursor: a 100,000-movie library is never in memory at once. Reads only.
-    public func exportRows(member: String?, _ body: (ExportRow) -> Void) throws(StoreError) {
-        try read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT member.name, movie.id, movie.title, movie.year, movie.remoteId, movie.imdbId,
-                        movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt
-                    FROM member
-                    LEFT JOIN memberMovie ON memberMovie.memberId = member.id
-                    LEFT JOIN movie ON movie.id = memberMovie.movieId
-                    WHERE ?1 IS NULL OR member.nameKey = ?1
-                    ORDER BY member.nameKey, movie.titleKey, movie.year, movie.id
-                    """,
-                arguments: [member.map(TitleKey.make)])
-            while let row = try rows.next() {
-                guard row[1] as Int64? != nil else {
-                    body(ExportRow(member: row[0], movie: nil))
-                    continue
+    /// cursor: a 100,000-movie library is never in memory at once. Through a read-only connection of its own, so
+    /// the file is never written, not even the table GRDB's pool creates and drops when it opens.
+    public static func exportRows(path: String, member: String?, _ body: (ExportRow) -> Void) throws(StoreError)
+        -> ExportSource
+    {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration).read { db in
+                let unknown = try Migrations.unknownIdentifiers(db)
+                guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown) }
+                guard try Migrations.appliedIdentifiers(db).count == Migrations.all.count else { return .needsUpgrade }
+                if let member,
+                    try Bool.fetchOne(
+                        db, sql: "SELECT 1 FROM member WHERE nameKey = ?", arguments: [TitleKey.make(member)]) == nil
+                {
+                    return .unknownMember
                 }
-                let rating = MovieRating(
-                    title: row[2], year: row[3], remoteId: row[4], popularity: row[6], voteAverage: row[7],
-                    voteCount: row[8], updatedAt: row[9])
-                body(ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5])))
+                try rows(db, member: member, body)
+                return .exported
             }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, reason: reason(error))
+        }
+    }
+
+    /// The same rows through this store, for a file that had to be upgraded first.
+    public func exportRows(member: String?, _ body: (ExportRow) -> Void) throws(StoreError) {
+        try read { db in try Self.rows(db, member: member, body) }
+    }
+
+    private static func rows(_ db: Database, member: String?, _ body: (ExportRow) -> Void) throws {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT member.name, movie.id, movie.title, movie.year, movie.remoteId, movie.imdbId,
+                    movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt
+                FROM member
+                LEFT JOIN memberMovie ON memberMovie.memberId = member.id
+                LEFT JOIN movie ON movie.id = memberMovie.movieId
+                WHERE ?1 IS NULL OR member.nameKey = ?1
+                ORDER BY member.nameKey, movie.titleKey, movie.year, movie.id
+                """,
+            arguments: [member.map(TitleKey.make)])
+        while let row = try rows.next() {
+            guard row[1] as Int64? != nil else {
+                body(ExportRow(member: row[0], movie: nil))
+                continue
+            }
+            let rating = MovieRating(
+                title: row[2], year: row[3], remoteId: row[4], popularity: row[6], voteAverage: row[7],
+                voteCount: row[8], updatedAt: row[9])
+            body(ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5])))
         }
     }
 }
