@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "mustc",
-    platforms: [.macOS(.v13)],
+    // Built and run on Linux; on macOS, Mutex (Synchronization) and TaskExecutor need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mustc", targets: ["mustc"]),
         .executable(name: "tmdb-stub", targets: ["tmdb-stub"]),
@@ -21,6 +22,8 @@ let package = Package(
             name: "MustCore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for the one setting GRDB does not wrap (SQLITE_FCNTL_PERSIST_WAL).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 // Import: CSV.swift parses each record's fields; ZIPFoundation opens Letterboxd's export zip.
                 .product(name: "CSV", package: "CSV.swift"),

@@ -29,10 +29,8 @@ static inline CURLcode mustc_easy_set_header_function(CURL *easy, curl_write_cal
     return curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, callback);
 }
 
-static inline long mustc_easy_response_code(CURL *easy) {
-    long code = 0;
-    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
-    return code;
+static inline CURLcode mustc_easy_response_code(CURL *easy, long *code) {
+    return curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, code);
 }
 
 static inline CURLMcode mustc_multi_set_long(CURLM *multi, CURLMoption option, long value) {

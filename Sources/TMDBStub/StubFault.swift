@@ -16,6 +16,9 @@ public enum StubFault: Sendable, Equatable {
     case hang(seconds: Double)
     /// 200 with a JSON body of about this many bytes: a misbehaving server or proxy, not TMDB.
     case oversizedBody(bytes: Int)
+    /// The normal answer with one top-level field set to this raw JSON, as answers recorded by others carry
+    /// (`"popularity": "93.49"`) or a broken one would (`"popularity": "oops"`).
+    case field(String, json: String)
 }
 
 /// Which requests a fault applies to.

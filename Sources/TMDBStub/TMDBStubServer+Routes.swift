@@ -139,6 +139,12 @@ extension TMDBStubServer {
             var reply = normal
             reply.delay = seconds
             return reply
+        case .field(let name, let json):
+            guard var object = (try? JSONSerialization.jsonObject(with: normal.body)) as? [String: Any],
+                let value = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+            else { return normal }
+            object[name] = value
+            return Reply(status: normal.status, body: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
         case .oversizedBody(let bytes):
             let padding = String(repeating: " ", count: max(bytes - 9, 0))
             return Reply(status: 200, body: Data("{\"id\": 1\(padding)}".utf8))

@@ -126,6 +126,9 @@ public final class TMDBStubServer: @unchecked Sendable {
             // Shut down, not closed: the accept thread closes it on its way out, so its number cannot be handed
             // to another server's socket while that thread may still call accept on it.
             if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+            // Once only: a second stop() (an explicit one, then deinit) must not shut down the number again
+            // after the accept thread closed it.
+            listener = -1
             for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
     }

@@ -18,7 +18,7 @@ struct Failure: Error {
 
     init(store error: StoreError) {
         switch error {
-        case .newerSchema, .cannotOpen: self = .config(error.description)
+        case .newerSchema, .cannotOpen, .needsWriteAccess: self = .config(error.description)
         case .busy, .failed: self = .temporary(error.description)
         }
     }

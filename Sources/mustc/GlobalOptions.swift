@@ -40,6 +40,15 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 
+    /// The store for a command that only reads: read-only, never migrating a current schema.
+    func openStoreForReading(_ config: Config) throws -> Store {
+        do {
+            return try Store.forReading(path: databasePath(config), logger: logger)
+        } catch {
+            throw Failure(store: error)
+        }
+    }
+
     /// A client for commands that may call TMDB, or nil when no credentials are configured.
     func client(_ config: Config, retry: RetryPolicy, limiter: RateLimiter? = nil, connections: Int = 4)
         -> TMDBClient?

@@ -14,7 +14,7 @@ struct MembersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let members = try global.openStore(try global.loadConfig()).members()
+            let members = try global.openStoreForReading(try global.loadConfig()).members()
             let rows = members.map { [$0.name, String($0.movies)] }
             switch format {
             case .json: print(ReportRenderer.json(members))

@@ -18,7 +18,7 @@ struct MoviesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let store = try global.openStore(try global.loadConfig())
+            let store = try global.openStoreForReading(try global.loadConfig())
             if let member, try !store.hasMember(member) {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }

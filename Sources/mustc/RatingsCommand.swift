@@ -20,7 +20,7 @@ struct RatingsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let store = try global.openStore(try global.loadConfig())
+            let store = try global.openStoreForReading(try global.loadConfig())
             let report = try store.ratings(member: member)
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")

@@ -18,7 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let store = try global.openStore(try global.loadConfig())
+            let store = try global.openStoreForReading(try global.loadConfig())
             let now = Date()
             let status = try store.status(now: now, runs: max(runs, 0))
             print(json ? ReportRenderer.json(status) : status.text(now: now))

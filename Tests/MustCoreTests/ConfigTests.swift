@@ -107,6 +107,28 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("fetch", "runBudget", "1e300"), ("tmdb", "requestTimeout", "\"3653d\""),
+        ("schedule", "minimumInterval", "315576001"), ("schedule", "maximumInterval", "\"1e300s\""),
+        ("schedule", "failureRetryInterval", "1e20"), ("schedule", "notFoundRetryInterval", "\"87700h\""),
+    ])
+    func everyDurationHasAnUpperBound(_ section: String, _ name: String, _ value: String) {
+        let path = write(#"{"\#(section)": {"\#(name)": \#(value)}}"#)
+        #expect {
+            try ConfigLoader(environment: [:]).load(explicitPath: path)
+        } throws: { error in
+            guard case .invalidValue(_, let key, let expected) = error as? ConfigError else { return false }
+            return key == "\(section).\(name)" && expected.contains("at most 10 years")
+        }
+    }
+
+    @Test func tenYearsIsStillAccepted() throws {
+        let config = try ConfigLoader(environment: [:]).load(
+            explicitPath: write(#"{"schedule": {"maximumInterval": "3652d"}, "fetch": {"runBudget": 315576000}}"#))
+        #expect(config.schedule.maximumInterval == 3652 * 86400)
+        #expect(config.fetch.runBudget == Durations.longest)
+    }
+
     @Test func malformedJSONNamesTheFile() {
         let path = write("{\"tmdb\": {")
         #expect {

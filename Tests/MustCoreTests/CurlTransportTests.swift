@@ -5,13 +5,16 @@ import Testing
 @testable import MustCore
 
 /// The libcurl transport on its own, over loopback: connection reuse, limits, cancellation, the loop thread.
-@Suite struct CurlTransportTests {
+@Suite final class CurlTransportTests {
     let stub: TMDBStubServer
 
     init() throws {
         stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func request(_ path: String, timeout: TimeInterval = 5) -> HTTPRequest {
         HTTPRequest(
@@ -38,6 +41,21 @@ import Testing
             try await CurlTransport.make()(request("movie/194")).body.count == CurlTransfer.maxBodyBytes - 1_000_000)
     }
 
+    /// curl refuses option strings over 8,000,000 bytes. The refusal was ignored and the transfer started
+    /// anyway, without the URL it was given; it must fail at once, saying what curl refused.
+    @Test func aURLCurlRefusesFailsInsteadOfFetchingThePreviousOne() async throws {
+        let transport = CurlTransport.make(maxConnections: 1)
+        #expect(try await transport(request("movie/194")).status == 200)
+        let huge = request("movie/129?pad=" + String(repeating: "x", count: 8_000_001))
+        await #expect {
+            try await transport(huge)
+        } throws: { error in
+            guard case .unreachable(let reason) = error as? TransportError else { return false }
+            return reason.contains("libcurl refused") && !reason.contains(self.stub.apiKey)
+        }
+        #expect(stub.requestCount == 1)
+    }
+
     @Test func sequentialRequestsShareOneConnection() async throws {
         let transport = CurlTransport.make(maxConnections: 4)
         for _ in 0..<30 { _ = try await transport(request("movie/194")) }
@@ -48,8 +66,9 @@ import Testing
     @Test func concurrentRequestsStayWithinTheConnectionLimit() async throws {
         stub.latency = 0.02
         let transport = CurlTransport.make(maxConnections: 3)
+        let details = request("movie/194")
         try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<24 { group.addTask { try await transport(request("movie/194")).status } }
+            for _ in 0..<24 { group.addTask { try await transport(details).status } }
             for try await status in group { #expect(status == 200) }
         }
         #expect(stub.requestCount == 24)
@@ -60,17 +79,21 @@ import Testing
     @Test func cancellationReturnsWhileTheServerStillHangs() async throws {
         stub.inject(.hang(seconds: 60), on: .details(id: 194))
         let transport = CurlTransport.make()
-        let task = Task { try await transport(request("movie/194", timeout: 120)) }
-        while stub.peakConcurrency == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let details = request("movie/194", timeout: 120)
+        let task = Task { try await transport(details) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while stub.peakConcurrency == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
+        try #require(stub.peakConcurrency > 0, "the request never reached the stub")
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test func alreadyCancelledRequestsNeverReachTheServer() async throws {
         let transport = CurlTransport.make()
+        let details = request("movie/194")
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await transport(request("movie/194"))
+            return try await transport(details)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(stub.requestCount == 0)

@@ -4,7 +4,7 @@ import TMDBStub
 import Testing
 
 /// UpdateMovieOperations and the completion result against the loopback stub, with faults injected.
-@Suite struct FetchRunnerTests {
+@Suite final class FetchRunnerTests {
     let stub: TMDBStubServer
     let directory = TemporaryDirectory("mustc-fetch")
     let store: Store
@@ -14,6 +14,9 @@ import Testing
         try stub.start()
         store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func runner(
         concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
@@ -93,7 +96,7 @@ import Testing
         stub.resetCounters()
         let report = await runner(pageSize: pageSize).run()
         #expect(report.summary.movies == 21)
-        #expect(report.summary.unchanged == 20)
+        #expect(report.summary.unchanged == 20, "\(report.summary.firstFailure ?? "")")
         #expect(report.summary.skipped == 1, "the movie TMDB did not know rests")
         let paths = stub.requests.map(\.path)
         #expect(paths.count == 20)
@@ -216,13 +219,17 @@ import Testing
 
     @Test func cancellationInterruptsAndKeepsWhatWasWritten() async throws {
         try await seeded()
-        stub.latency = 0.2
+        // Slow answers (10 s for the whole run), so the cancel below lands mid-run even when the suite's other
+        // tests hold the cooperative threads for seconds.
+        stub.latency = 1
         for id in 100_000..<100_020 { stub.update(id: id) { $0.voteCount += 100 } }
         let fetch = runner(concurrency: 2)
         let task = Task { await fetch.run() }
         // With 2 in flight, a 4th request means two answers were taken in, and only Amélie is unchanged.
-        while stub.requestCount < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = Date().addingTimeInterval(30)
+        while stub.requestCount < 4, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
+        try #require(stub.requestCount >= 4, "the run never sent its 4th request")
         let report = await task.value
         #expect(report.interrupted)
         #expect(report.summary.changed > 0)

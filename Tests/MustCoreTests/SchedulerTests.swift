@@ -12,7 +12,7 @@ final class TestClock: Sendable {
 }
 
 /// The persisted scheduler, the run lock and the whole background fetch, on a real file and a real stub.
-@Suite struct SchedulerTests {
+@Suite final class SchedulerTests {
     let stub: TMDBStubServer
     let directory = TemporaryDirectory("mustc-schedule")
     let store: Store
@@ -24,6 +24,9 @@ final class TestClock: Sendable {
         store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
         for title in ["Amélie", "Up", "Spirited Away"] { _ = try store.link(member: "Alice", title: title) }
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func fetch() -> BackgroundFetch {
         let clock = clock

@@ -92,10 +92,13 @@ import Testing
         #expect(try sqlite(path, "SELECT identityKey, remoteId FROM movie") == "tmdb:841|841")
         let other = try store.link(member: "Bob", movie: .tmdb(438631))
         _ = try store.resolve(movieId: other.movieId, with: Self.dune2021)
+        // Ann's movie was added first, so it keeps its row whichever of the two is resolved onto the other.
         let merged = try store.resolve(movieId: wrong.movieId, with: Self.dune2021)
-        #expect(merged.movieId == other.movieId && merged.merged == "Dune (1984)")
+        #expect(merged.movieId == wrong.movieId && merged.merged == "Dune (2021)")
         #expect(try store.movies().map(\.members) == [["Ann", "Bob"]])
-        #expect(try store.link(member: "Cleo", title: "dune").movieId == other.movieId)
+        #expect(try store.link(member: "Cleo", title: "dune").movieId == wrong.movieId)
+        #expect(
+            try sqlite(path, "SELECT id, identityKey, remoteId FROM movie") == "\(wrong.movieId)|tmdb:438631|438631")
     }
 
     @Test func candidatesWaitInStatusUntilTheMovieIsResolved() throws {

@@ -18,7 +18,7 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         #expect(try sqlite(path, "PRAGMA journal_mode") == "wal")
         #expect(
             try sqlite(path, "SELECT group_concat(identifier) FROM schemaMigration")
-                == "0001_initial,0002_fetch,0003_movie_schedule,0004_identity")
+                == "0001_initial,0002_fetch,0003_movie_schedule,0004_identity,0006_settings,0007_failing_index")
     }
 
     @Test func linkFindsOrCreatesByFoldedKeys() throws {

@@ -4,7 +4,7 @@ import TMDBStub
 import Testing
 
 /// The client against the stub over real loopback HTTP.
-@Suite struct TMDBClientTests {
+@Suite final class TMDBClientTests {
     let stub: TMDBStubServer
 
     init() throws {
@@ -15,6 +15,9 @@ import Testing
             ])
         try stub.start()
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     /// The timeout is long by default: these tests are about answers, not time, and the full suite can hold the
     /// cooperative threads an answer resumes on for seconds (measured: up to 4 s on this 2-core machine).
@@ -112,6 +115,32 @@ import Testing
         }
     }
 
+    /// A Retry-After within `RetryPolicy.maxDelay` is waited out; a longer one goes back to the caller at once
+    /// (the scheduler then caps it at `schedule.maximumInterval`), so no answer stalls a run.
+    @Test(arguments: [("1", 2), ("31", 1), ("Wed, 21 Oct 2099 07:28:00 GMT", 1)])
+    func theClientWaitsOutOnlyShortRetryAfters(_ header: String, requests: Int) async throws {
+        stub.inject(.rateLimited(retryAfter: header))
+        let started = ContinuousClock.now
+        let limiter = RateLimiter(requestsPerSecond: 1000)
+        var client = client(retry: RetryPolicy(maxRetries: 3, baseDelay: 0.01, maxDelay: 30))
+        client.limiter = limiter
+        var movie: RemoteMovie?
+        var failure: TMDBError?
+        do {
+            movie = try await client.details(id: 194)
+        } catch {
+            failure = error as? TMDBError
+        }
+        #expect(stub.requestCount == requests)
+        // Waiting out "31" would take 31 s; a loaded machine took up to 15 s to return at once.
+        #expect(ContinuousClock.now - started < .seconds(30))
+        if requests == 2 {
+            #expect(movie?.id == 194)
+        } else {
+            #expect(failure?.retryAfter ?? 0 > 30, "\(String(describing: failure))")
+        }
+    }
+
     @Test(arguments: HTTPTransportKind.allCases)
     func serverErrorsAreTypedAndRetried(over transport: HTTPTransportKind) async throws {
         stub.inject(.serverError(status: 503), times: 2)
@@ -186,6 +215,16 @@ import Testing
         let now = Date(timeIntervalSince1970: 784_111_777 - 30)
         #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 30)
         #expect(RetryAfter.seconds("soon", now: now) == nil)
+    }
+
+    @Test func farRetryAfterIsCappedAtTenYears() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(RetryAfter.seconds("9223372036854775807", now: now) == Durations.longest)
+        #expect(RetryAfter.seconds("Wed, 21 Oct 2099 07:28:00 GMT", now: now) == Durations.longest)
+        #expect(RetryAfter.seconds("99999999999999999999999", now: now) == nil)
+        // The message rounds the wait to whole seconds; a value near Int.max trapped there.
+        let message = TMDBError.rateLimited(retryAfter: 9.3e18).description
+        #expect(message.hasSuffix("retry after 1000000000000000s"))
     }
 
     @Test func backoffIsExponentialWithFullJitterAndHonoursRetryAfter() {

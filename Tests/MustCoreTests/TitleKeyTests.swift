@@ -12,6 +12,16 @@ import Testing
         #expect(TitleKey.make(left) == TitleKey.make(right))
     }
 
+    /// Invisible characters a paste or an export carries, and punctuation twins (version 2 of the fold).
+    @Test(arguments: [
+        ("Up", "U\u{00AD}p"), ("Up", "\u{FEFF}Up"), ("Up", "Up\u{2060}"), ("Up", "U\u{200B}p"), ("Ann", "An\u{00AD}n"),
+        ("\"Ran\"", "„Ran\u{201C}"), ("\"Ran\"", "«Ran»"), ("Don't", "Don´t"), ("Don't", "Don‚t"), ("Don't", "Don′t"),
+        ("2001 - A", "2001 ‒ A"), ("2001 - A", "2001 ― A"), ("2001 - A", "2001 − A"),
+    ])
+    func ignoresInvisibleCharactersAndFoldsPunctuationTwins(_ left: String, _ right: String) {
+        #expect(TitleKey.make(left) == TitleKey.make(right))
+    }
+
     @Test(arguments: [("Up", "Us"), ("Amélie", "Amelia"), ("Heat", "Heat 2"), ("a+b", "a b"), ("50% Off", "50 Off")])
     func distinguishes(_ left: String, _ right: String) {
         #expect(TitleKey.make(left) != TitleKey.make(right))
@@ -44,6 +54,19 @@ import Testing
         #expect(throws: NameProblem.controlCharacter(field: "movie title")) {
             try NameValidation.validate(name, field: "movie title")
         }
+    }
+
+    @Test(arguments: [
+        ("U\u{202E}p", "U+202E", 2), ("\u{202A}Up", "U+202A", 1), ("Up\u{2066}", "U+2066", 3),
+        ("Amélie\u{2069}", "U+2069", 7),
+    ])
+    func rejectsTextDirectionControlsNamingThem(_ name: String, _ code: String, _ position: Int) {
+        #expect(throws: NameProblem.bidiControl(field: "movie title", scalar: code, position: position)) {
+            try NameValidation.validate(name, field: "movie title")
+        }
+        #expect(
+            NameProblem.bidiControl(field: "movie title", scalar: code, position: position).description
+                .contains("\(code) at character \(position)"))
     }
 
     @Test func rejectsOverlongAndAcceptsTheLimit() throws {

@@ -50,12 +50,31 @@ import Testing
         try await mustc("add", "Alice", "Up", "Amélie")
         try await mustc("add", "Zoë", "--no-lookup", "Unknown Film")
         let table = try await mustc("ratings")
-        #expect(table.stdout.contains("Alice"))
-        #expect(table.stdout.contains("Up"))
-        #expect(table.stdout.contains("Zoë"))
         let csv = try await mustc("ratings", "--format", "csv")
         let lines = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        #expect(lines.count == 4)
+        #expect(lines.first == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt")
+        // The same rows both ways: member, movie as shown, popularity to one decimal, rating, votes, updated.
+        let fromCSV = lines.dropFirst().map { line -> [String] in
+            let field = line.components(separatedBy: ",")
+            let shown = field[2].isEmpty ? field[1] : "\(field[1]) (\(field[2]))"
+            let popularity = Double(field[4]).map { String(format: "%.1f", $0) } ?? "–"
+            return [field[0], shown, popularity, field[5].isEmpty ? "–" : field[5], field[6].isEmpty ? "–" : field[6]]
+        }
+        var fromTable: [[String]] = []
+        var member = ""
+        for line in table.stdout.split(separator: "\n") where !line.isEmpty {
+            guard line.hasPrefix("  ") else {
+                member = String(line)
+                continue
+            }
+            let cells = line.split(separator: "  ", omittingEmptySubsequences: true)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard cells.first != "Movie" else { continue }
+            fromTable.append([member] + cells.prefix(4))
+        }
+        #expect(fromTable == fromCSV, "\(table.stdout)")
+        #expect(fromTable.count == 3)
+        #expect(fromTable.contains(["Alice", "Up (2009)", "80.3", "7.9", "19300"]))
         #expect(lines.contains { $0.hasPrefix("Zoë,Unknown Film,") })
         let alice = try await mustc("ratings", "--member", "ALICE", "--format", "json")
         let members = try #require(try alice.json()["members"] as? [[String: Any]])

@@ -3,7 +3,7 @@ import TMDBStub
 import Testing
 
 /// `mustc fetch` and `mustc status` driven as a timer would drive them, against the loopback stub.
-@Suite struct FetchCommandTests {
+@Suite final class FetchCommandTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary
 
@@ -20,6 +20,9 @@ import Testing
         mustc.environment["MUSTC_CONFIG"] = config
         self.mustc = mustc
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func fetchJSON(_ arguments: String...) async throws -> (Outcome, [String: Any]) {
         let outcome = try await mustc.run(["fetch", "--json"] + arguments)

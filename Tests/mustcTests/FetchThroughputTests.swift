@@ -10,6 +10,7 @@ import Testing
         let stub = TMDBStubServer(movies: StubMovie.synthetic(count))
         stub.recordsRequests = false
         try stub.start()
+        defer { stub.stop() }
         var mustc = MustcBinary(stub: stub)
         let config = mustc.home.file("config.json")
         try #"{"fetch": {"maxConcurrentOperations": 8}, "tmdb": {"maxRequestsPerSecond": 100000}}"#

@@ -3,7 +3,7 @@ import TMDBStub
 import Testing
 
 /// The TMDB key or token never shows, whatever the command, verbosity or failure.
-@Suite struct SecretTests {
+@Suite final class SecretTests {
     static let key = "k3y-\(UUID().uuidString)"
     static let token = "t0ken-\(UUID().uuidString)"
     let stub: TMDBStubServer
@@ -14,6 +14,9 @@ import Testing
         try stub.start()
         mustc = MustcBinary(stub: stub)
     }
+
+    // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
+    deinit { stub.stop() }
 
     func expectNoSecret(_ outcome: Outcome, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!outcome.all.contains(Self.key), sourceLocation: sourceLocation)

@@ -155,10 +155,11 @@ private struct Section {
         case .string(let text): seconds = Durations.parse(text)
         default: throw mismatch(key, "a duration (seconds, or a string like \"90s\", \"15m\", \"24h\")", value)
         }
-        guard let seconds, seconds > 0 else {
+        guard let seconds, seconds > 0, seconds <= Durations.longest else {
             throw .invalidValue(
                 source: path, key: prefix + key,
-                expected: "a positive duration (seconds, or a string like \"90s\", \"15m\", \"24h\")")
+                expected: "a positive duration of at most 10 years (seconds, or a string like \"90s\", \"15m\", "
+                    + "\"24h\")")
         }
         return seconds
     }

@@ -89,6 +89,7 @@ public struct FetchRunner: Sendable {
         let scope: FetchScope
         do {
             scope = try store.fetchScope(force: force, now: now())
+            logger.debug("fetch scope counted", metadata: ["ms": "\(Self.milliseconds(since: started))"])
         } catch {
             var summary = FetchSummary()
             summary.storeFailure = error.description
@@ -132,6 +133,10 @@ public struct FetchRunner: Sendable {
         report.elapsed = (ContinuousClock.now - started).seconds
         report.interrupted = Task.isCancelled
         return report
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        String(format: "%.1f", (ContinuousClock.now - start).seconds * 1000)
     }
 
     private static func check(_ movie: StoredMovie, client: TMDBClient) async -> Event {
@@ -248,13 +253,15 @@ struct FetchRun {
         if stopReason == .budgetExhausted {
             runner.logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
         }
+        runner.logger.debug(
+            "movies read",
+            metadata: [
+                "due": "\(scope.due)", "total": "\(scope.total)", "read": "\(seen)",
+                "readMs": "\(String(format: "%.1f", pages.readTime.seconds * 1000))",
+            ])
         return FetchReport(
             summary: summary, requests: 0, elapsed: 0, interrupted: false, due: scope.due, total: scope.total)
     }
-}
-
-extension Duration {
-    var seconds: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Collects row changes and hands them to the writer in batches: by count, or once the oldest has waited

@@ -10,6 +10,8 @@ struct MoviePages {
     private var afterId: Int64 = 0
     private var cursor: DueCursor?
     private var exhausted = false
+    /// Time spent reading pages, for the log: picking 1,000 due movies out of 1,000,000 must stay cheap.
+    private(set) var readTime = Duration.zero
 
     init(store: Store, pageSize: Int, scope: FetchScope) {
         self.store = store
@@ -20,10 +22,12 @@ struct MoviePages {
     mutating func next() throws(StoreError) -> StoredMovie? {
         if index == page.count {
             guard !exhausted else { return nil }
+            let started = ContinuousClock.now
             page =
                 scope.force
                 ? try store.moviesToRefresh(after: afterId, through: scope.lastId, limit: pageSize)
                 : try store.dueMovies(asOf: scope.asOf, after: cursor, limit: pageSize)
+            readTime += ContinuousClock.now - started
             index = 0
             exhausted = page.count < pageSize
             guard let last = page.last else { return nil }

@@ -40,7 +40,7 @@ public struct StatusReport: Sendable, Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
-        try container.encode(interval.map { Int($0.rounded()) }, forKey: .interval)
+        try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
         try container.encode(lastResult?.rawValue, forKey: .lastResult)
         try container.encode(consecutiveNoData, forKey: .consecutiveNoData)
         try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
@@ -137,7 +137,7 @@ extension FetchRunRecord: Encodable {
         try container.encode(failed, forKey: .failed)
         try container.encode(skipped, forKey: .skipped)
         try container.encode(requests, forKey: .requests)
-        try container.encode(interval.map { Int($0.rounded()) }, forKey: .interval)
+        try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
         try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
         try container.encode(failure, forKey: .failure)
     }

@@ -20,7 +20,15 @@ enum Migrations {
         return try appliedIdentifiers(db).filter { !known.contains($0) }
     }
 
+    /// Migrations this binary ships that the file does not have yet.
+    static func pendingIdentifiers(_ db: Database) throws -> [String] {
+        let applied = Set(try appliedIdentifiers(db))
+        return all.map(\.identifier).filter { !applied.contains($0) }
+    }
+
     static func apply(to writer: any DatabaseWriter) throws {
+        // A current schema (every start but the first after an upgrade) needs no write transaction.
+        guard try !writer.read(pendingIdentifiers).isEmpty else { return }
         for migration in all {
             try writer.write { db in
                 try db.execute(

@@ -103,10 +103,13 @@ extension Store {
         var merged: String?
         let holder = try Int64.fetchOne(
             db, sql: "SELECT id FROM movie WHERE remoteId = ? AND id <> ?", arguments: [remote.id, movieId])
-        if let holder {
+        // The movie added first keeps its row and its name, whichever of the two TMDB answered for first (a
+        // fetch's answers arrive in any order).
+        if let holder, holder < movieId {
             merged = try merge(db, movieId, into: holder)
             target = holder
         } else {
+            if let holder { merged = try merge(db, holder, into: movieId) }
             try db.execute(
                 sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ?",
                 arguments: [remote.id, identityKey(remoteId: remote.id), movieId])
@@ -119,7 +122,7 @@ extension Store {
 
     /// Moves links, aliases and a known IMDb id from `movieId` to `holder`, then deletes `movieId`;
     /// returns how the deleted movie was shown.
-    private static func merge(_ db: Database, _ movieId: Int64, into holder: Int64) throws -> String {
+    static func merge(_ db: Database, _ movieId: Int64, into holder: Int64) throws -> String {
         let row = try Row.fetchOne(
             db, sql: "SELECT title, year, imdbId FROM movie WHERE id = ?", arguments: [movieId])
         try db.execute(

@@ -1,11 +1,13 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Logging
 
 /// Owns the SQLite database: opening, migrating, and every read and write, named for intent.
 public final class Store: Sendable {
     public let path: String
-    let writer: DatabasePool
+    /// A pool for commands that write; a read-only queue for those that only read (`Store.forReading`).
+    let writer: any DatabaseWriter
     let logger: Logger
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -21,17 +23,41 @@ public final class Store: Sendable {
             throw .cannotOpen(path: path, reason: "cannot create directory \(directory)")
         }
         try Self.refuseNewerSchema(at: path)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.foreignKeysEnabled = true
-        configuration.label = "mustc"
+        var configuration = Self.configuration
+        // Keep the -wal and -shm files when the last writer closes: a user who may only read the database
+        // cannot create them, and SQLite cannot open a WAL database read-only without them.
+        // With a size limit, the kept -wal is truncated to zero bytes on close and to 4 MB after each checkpoint,
+        // rather than keeping the largest size a run ever gave it.
+        configuration.prepareDatabase { db in
+            var keep: Int32 = 1
+            let kept = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
+            if kept != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: kept)) }
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+        }
         do {
             writer = try DatabasePool(path: path, configuration: configuration)
         } catch {
             throw .cannotOpen(path: path, reason: Self.reason(error))
         }
-        try run { try Migrations.apply(to: writer) }
+        try run {
+            try Migrations.apply(to: writer)
+            try Self.rekeyIfFoldChanged(writer)
+        }
         logger.debug("database ready", metadata: ["path": "\(path)"])
+    }
+
+    init(path: String, logger: Logger, readOnly reader: DatabaseQueue) {
+        self.path = path
+        self.logger = logger
+        self.writer = reader
+    }
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "mustc"
+        return configuration
     }
 
     /// Looks for migrations this binary does not know through a read-only connection, so that a file

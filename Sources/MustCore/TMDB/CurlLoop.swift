@@ -31,7 +31,9 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     private let inbox = Mutex(Inbox())
-    private let multi: UnsafeMutableRawPointer
+    /// nil when libcurl could not be set up; every request then fails with `setupFailure`.
+    private let multi: UnsafeMutableRawPointer?
+    private let setupFailure: String?
     private let maxIdleHandles: Int
     private let idleStop: Duration
 
@@ -40,23 +42,34 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private var idleHandles: [UnsafeMutableRawPointer] = []
 
     init(maxConnections: Int, idleStop: Duration = .seconds(5)) {
-        _ = Self.globalInit
-        multi = curl_multi_init()
         maxIdleHandles = maxConnections * 2
         self.idleStop = idleStop
-        _ = mustc_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnections)
-        _ = mustc_multi_set_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
+        guard Self.globalInit, let multi = curl_multi_init() else {
+            (multi, setupFailure) = (nil, "libcurl could not be initialised")
+            return
+        }
+        let limits = [
+            mustc_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnections),
+            mustc_multi_set_long(multi, CURLMOPT_MAXCONNECTS, maxConnections),
+        ]
+        if let refused = limits.first(where: { $0 != CURLM_OK }) {
+            curl_multi_cleanup(multi)
+            (self.multi, setupFailure) = (nil, "libcurl refused the connection limits (\(Self.describe(refused)))")
+        } else {
+            (self.multi, setupFailure) = (multi, nil)
+        }
     }
 
     deinit {
         for easy in idleHandles { curl_easy_cleanup(easy) }
-        curl_multi_cleanup(multi)
+        if let multi { curl_multi_cleanup(multi) }
     }
 
     /// Whether the loop thread is alive; it stops after `idleStop` without work.
     var threadRunning: Bool { inbox.withLock { $0.loopThread != nil } }
 
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if let setupFailure { throw TransportError.unreachable(setupFailure) }
         let id = inbox.withLock { inbox in
             inbox.nextId += 1
             return inbox.nextId
@@ -72,6 +85,10 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        guard multi != nil else {
+            // No loop thread without libcurl: the job still has to run somewhere.
+            return Thread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }.start()
+        }
         hand { $0.work.jobs.append(job) }
     }
 
@@ -98,11 +115,12 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
             return (result, !inbox.onLoopThread, false)
         }
         if startThread { Thread { self.runLoop() }.start() }
-        if wake { curl_multi_wakeup(multi) }
+        if wake, let multi { curl_multi_wakeup(multi) }
         return result
     }
 
     private func runLoop() {
+        guard let multi else { return }
         inbox.withLock { $0.loopThread = pthread_self() }
         var lastBusy = ContinuousClock.now
         while true {
@@ -121,42 +139,76 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
             taken.submitted.forEach(start)
             taken.cancelled.forEach(cancel)
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            let performed = curl_multi_perform(multi, &running)
+            if performed != CURLM_OK { failAll("libcurl failed (\(Self.describe(performed)))") }
             collectFinished()
             if !active.isEmpty || !taken.isEmpty { lastBusy = ContinuousClock.now }
             // Work the jobs just handed in (they came from this thread, so nothing woke the poll) before waiting.
-            if inbox.withLock({ $0.isEmpty }) { curl_multi_poll(multi, nil, 0, 1000, nil) }
+            guard inbox.withLock({ $0.isEmpty }) else { continue }
+            let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
+            if polled != CURLM_OK {
+                failAll("libcurl failed (\(Self.describe(polled)))")
+                // A poll that fails at once would otherwise spin this thread until it stops for idleness.
+                Thread.sleep(forTimeInterval: 0.01)
+            }
         }
     }
 
     private func start(_ transfer: CurlTransfer) {
-        guard let easy = idleHandles.popLast() ?? Self.newHandle() else {
-            return transfer.continuation.resume(
-                throwing: TransportError.unreachable("libcurl could not start a transfer"))
+        let easy: UnsafeMutableRawPointer
+        switch Self.newHandle(reusing: idleHandles.popLast()) {
+        case .success(let handle): easy = handle
+        case .failure(let error): return transfer.continuation.resume(throwing: error)
         }
-        let request = transfer.request
-        let me = Unmanaged.passUnretained(transfer).toOpaque()
-        _ = mustc_easy_set_string(easy, CURLOPT_URL, request.url.absoluteString)
-        _ = mustc_easy_set_pointer(easy, CURLOPT_WRITEDATA, me)
-        _ = mustc_easy_set_pointer(easy, CURLOPT_HEADERDATA, me)
-        let milliseconds = Int(min(max(request.timeout, 0.001), 86_400) * 1000)
-        _ = mustc_easy_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
-        for (name, value) in request.headers {
-            transfer.headerList = curl_slist_append(transfer.headerList, "\(name): \(value)")
+        if let refusal = configure(easy, for: transfer) {
+            release(easy, transfer, added: false)
+            return transfer.continuation.resume(throwing: TransportError.unreachable(refusal))
         }
-        _ = mustc_easy_set_headers(easy, transfer.headerList)
         active[easy] = transfer
-        guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+        let added = curl_multi_add_handle(multi, easy)
+        guard added == CURLM_OK else {
             release(easy, transfer, added: false)
             return transfer.continuation.resume(
-                throwing: TransportError.unreachable("libcurl could not start a transfer"))
+                throwing: TransportError.unreachable("libcurl could not start a transfer (\(Self.describe(added)))"))
         }
+    }
+
+    /// Sets the per-request options; returns what libcurl refused, in words that never include the URL.
+    private func configure(_ easy: UnsafeMutableRawPointer, for transfer: CurlTransfer) -> String? {
+        let request = transfer.request
+        let me = Unmanaged.passUnretained(transfer).toOpaque()
+        let milliseconds = Int(min(max(request.timeout, 0.001), 86_400) * 1000)
+        let options: [(String, CURLcode)] = [
+            ("the URL", mustc_easy_set_string(easy, CURLOPT_URL, request.url.absoluteString)),
+            ("the body callback", mustc_easy_set_pointer(easy, CURLOPT_WRITEDATA, me)),
+            ("the header callback", mustc_easy_set_pointer(easy, CURLOPT_HEADERDATA, me)),
+            ("the timeout", mustc_easy_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)),
+        ]
+        if let (what, code) = options.first(where: { $0.1 != CURLE_OK }) {
+            return "libcurl refused \(what) (\(Self.describe(code)))"
+        }
+        for (name, value) in request.headers {
+            guard let list = curl_slist_append(transfer.headerList, "\(name): \(value)") else {
+                return "libcurl could not add the \(name) header"
+            }
+            transfer.headerList = list
+        }
+        let headers = mustc_easy_set_headers(easy, transfer.headerList)
+        return headers == CURLE_OK ? nil : "libcurl refused the headers (\(Self.describe(headers)))"
     }
 
     private func cancel(_ id: UInt64) {
         guard let (easy, transfer) = active.first(where: { $0.value.id == id }) else { return }
         release(easy, transfer)
         transfer.continuation.resume(throwing: CancellationError())
+    }
+
+    /// Ends every transfer in flight with `reason`: the multi handle failed as a whole.
+    private func failAll(_ reason: String) {
+        for (easy, transfer) in active {
+            release(easy, transfer)
+            transfer.continuation.resume(throwing: TransportError.unreachable(reason))
+        }
     }
 
     private func collectFinished() {
@@ -166,9 +218,10 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
                 let transfer = active[easy]
             else { continue }
             let code = message.pointee.data.result
-            let status = mustc_easy_response_code(easy)
+            var status = 0
+            let known = mustc_easy_response_code(easy, &status) == CURLE_OK
             release(easy, transfer)
-            transfer.finish(code: code, status: status)
+            transfer.finish(code: code, status: known ? status : nil)
         }
     }
 
@@ -185,26 +238,53 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Options every request shares; the per-request ones are set in `start`.
-    private static func newHandle() -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else { return nil }
-        _ = mustc_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = mustc_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = mustc_easy_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")
-        _ = mustc_easy_set_string(easy, CURLOPT_USERAGENT, "mustc")
+    /// An idle handle, or a new one with the options every request shares; the per-request ones are set in
+    /// `configure`.
+    private static func newHandle(reusing idle: UnsafeMutableRawPointer?) -> Result<
+        UnsafeMutableRawPointer, TransportError
+    > {
+        if let idle { return .success(idle) }
+        guard let easy = curl_easy_init() else {
+            return .failure(.unreachable("libcurl could not start a transfer"))
+        }
         // No CURLOPT_PIPEWAIT: with it, every transfer started beside the first one on a fresh loop waited to
         // learn whether that first connection could multiplex, so one hanging answer held back all the others
         // (seen: 1 request of 6 reached the server in 4 s). Connections stay capped at C either way.
-        _ = mustc_easy_set_write_function(easy) { data, size, count, context in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-            return transfer.receiveBody(bytes) ? size * count : 0
+        let options: [(String, CURLcode)] = [
+            ("NOSIGNAL", mustc_easy_set_long(easy, CURLOPT_NOSIGNAL, 1)),
+            ("PROTOCOLS_STR", mustc_easy_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")),
+            ("ACCEPT_ENCODING", mustc_easy_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")),
+            ("USERAGENT", mustc_easy_set_string(easy, CURLOPT_USERAGENT, "mustc/\(MustcVersion.current)")),
+            ("WRITEFUNCTION", mustc_easy_set_write_function(easy, receiveBody)),
+            ("HEADERFUNCTION", mustc_easy_set_header_function(easy, receiveHeader)),
+        ]
+        if let (name, code) = options.first(where: { $0.1 != CURLE_OK }) {
+            curl_easy_cleanup(easy)
+            return .failure(.unreachable("libcurl refused CURLOPT_\(name) (\(describe(code)))"))
         }
-        _ = mustc_easy_set_header_function(easy) { data, size, count, context in
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
-        }
-        return easy
+        return .success(easy)
+    }
+
+    /// Returning less than it was handed makes curl end the transfer: so does a missing context.
+    private static let receiveBody: curl_write_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+        return transfer.receiveBody(bytes) ? size * count : 0
+    }
+
+    private static let receiveHeader: curl_write_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+        return size * count
+    }
+
+    static func describe(_ code: CURLcode) -> String {
+        curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+    }
+
+    static func describe(_ code: CURLMcode) -> String {
+        curl_multi_strerror(code).map { String(cString: $0) } ?? "libcurl multi error \(code.rawValue)"
     }
 }

@@ -59,16 +59,19 @@ final class CurlTransfer: @unchecked Sendable {
         headers[name] = String(decoding: UnsafeRawBufferPointer(rebasing: value), as: UTF8.self)
     }
 
-    func finish(code: CURLcode, status: Int) {
-        if code == CURLE_OK {
+    /// `status` is nil when libcurl could not say which HTTP status the answer had.
+    func finish(code: CURLcode, status: Int?) {
+        if code == CURLE_OK, let status {
             continuation.resume(returning: HTTPResponse(status: status, lowercasedHeaders: headers, body: body))
+        } else if code == CURLE_OK {
+            continuation.resume(throwing: TransportError.unreachable("libcurl gave no HTTP status"))
         } else if code == CURLE_OPERATION_TIMEDOUT {
             continuation.resume(throwing: TransportError.timedOut)
         } else if bodyTooLarge {
             continuation.resume(throwing: TransportError.unreachable("response larger than 8 MB"))
         } else {
             // curl's own words ("Couldn't connect to server"); they never include the URL.
-            continuation.resume(throwing: TransportError.unreachable(String(cString: curl_easy_strerror(code))))
+            continuation.resume(throwing: TransportError.unreachable(CurlLoop.describe(code)))
         }
     }
 }

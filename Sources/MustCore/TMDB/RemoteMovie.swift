@@ -41,9 +41,9 @@ public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
         id = try container.decode(Int.self, forKey: .id)
         title = try container.decodeIfPresent(String.self, forKey: .title)
         originalTitle = try container.decodeIfPresent(String.self, forKey: .originalTitle)
-        popularity = try container.decodeIfPresent(Double.self, forKey: .popularity)
-        voteAverage = try container.decodeIfPresent(Double.self, forKey: .voteAverage)
-        voteCount = try container.decodeIfPresent(Int.self, forKey: .voteCount)
+        popularity = try container.decodeFigure(.popularity)
+        voteAverage = try container.decodeFigure(.voteAverage)
+        voteCount = try container.decodeCount(.voteCount)
         let date = try container.decodeIfPresent(String.self, forKey: .releaseDate)
         releaseDate = date?.isEmpty == false ? date : nil
         let imdb = try container.decodeIfPresent(String.self, forKey: .imdbId)

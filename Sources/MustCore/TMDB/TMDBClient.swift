@@ -137,8 +137,12 @@ public struct TMDBClient: Sendable {
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
             return try Self.decoder.decode(T.self, from: response.body)
+        } catch let error as DecodingError {
+            // The reason quotes what TMDB sent, which could echo the key: redacted like everything else shown.
+            throw TMDBError.malformed(
+                url: shown, reason: Redaction.text(error.fieldAndProblem, hiding: credentials.secret))
         } catch {
-            throw TMDBError.malformed(url: shown, reason: "the JSON does not have the expected fields")
+            throw TMDBError.malformed(url: shown, reason: "not JSON")
         }
     }
 

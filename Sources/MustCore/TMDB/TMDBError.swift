@@ -22,7 +22,8 @@ public enum TMDBError: Error, Sendable, Equatable, CustomStringConvertible {
             "TMDB rejected the credentials (401: \(message)); check TMDB_API_KEY or TMDB_ACCESS_TOKEN"
         case .notFound(_, let message): "TMDB has no such movie (404: \(message))"
         case .rateLimited(let retryAfter):
-            "TMDB is rate limiting requests (429)" + (retryAfter.map { "; retry after \(Int($0.rounded(.up)))s" } ?? "")
+            "TMDB is rate limiting requests (429)"
+                + (retryAfter.map { "; retry after \(Durations.wholeSeconds($0.rounded(.up)))s" } ?? "")
         case .server(let status, _, let message): "TMDB is having trouble (\(status): \(message))"
         case .rejected(let status, _, let message): "TMDB rejected the request (\(status): \(message))"
         case .timeout(let url): "TMDB did not answer in time (\(url))"

@@ -2,6 +2,10 @@ import Foundation
 
 /// Durations in config are seconds (a number) or a string such as "90s", "15m", "24h" or "7d".
 public enum Durations {
+    /// The longest duration mustc accepts anywhere, from config or a server: 10 years. Beyond it nothing is
+    /// useful, and a Double of 1e300 seconds trapped when turned into a `Duration` (signal 4).
+    public static let longest: TimeInterval = 10 * 365.25 * 86400
+
     private static let units: [(suffix: String, seconds: Double)] = [
         ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400),
     ]
@@ -17,7 +21,7 @@ public enum Durations {
 
     /// The shortest exact rendering: 900 → "15m", 90 → "90s", 86400 → "24h".
     public static func format(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds.rounded())
+        let whole = wholeSeconds(seconds)
         if whole >= 3600, whole % 3600 == 0 { return "\(whole / 3600)h" }
         if whole >= 60, whole % 60 == 0 { return "\(whole / 60)m" }
         return "\(whole)s"
@@ -25,7 +29,7 @@ public enum Durations {
 
     /// A rough human reading of a span: "1d 2h", "15m", "42s".
     public static func approximate(_ seconds: TimeInterval) -> String {
-        let whole = max(Int(seconds.rounded()), 0)
+        let whole = max(wholeSeconds(seconds), 0)
         let (days, hours, minutes) = (whole / 86400, whole % 86400 / 3600, whole % 3600 / 60)
         if days > 0 { return hours > 0 ? "\(days)d \(hours)h" : "\(days)d" }
         if hours > 0 { return minutes > 0 ? "\(hours)h \(minutes)m" : "\(hours)h" }
@@ -37,5 +41,11 @@ public enum Durations {
     public static func describe(until date: Date, from now: Date) -> String {
         let wait = date.timeIntervalSince(now)
         return wait <= 0 ? "due now" : "in \(approximate(wait)) (\(ISO8601.string(date)))"
+    }
+
+    /// Rounded to whole seconds without trapping: Int(_:) traps on NaN, infinity and anything past Int.max.
+    public static func wholeSeconds(_ seconds: TimeInterval) -> Int {
+        guard !seconds.isNaN else { return 0 }
+        return Int(min(max(seconds, -1e15), 1e15).rounded())
     }
 }
