@@ -26,24 +26,15 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let config = try global.loadConfig()
-            let path = global.databasePath(config)
             var writer = ExportWriter(format) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
             // No database yet: an empty export, without creating one.
-            var found = ExportSource.unknownMember
-            if FileManager.default.fileExists(atPath: path) {
-                found = try Store.exportRows(path: path, member: member) { writer.add($0) }
-                if found == .needsUpgrade {
-                    // Written by an older mustc: brought up to date first, as any command would.
-                    let store = try global.openStore(config)
-                    if let member, try !store.hasMember(member) {
-                        found = .unknownMember
-                    } else {
-                        try store.exportRows(member: member) { writer.add($0) }
-                        found = .exported
-                    }
+            if FileManager.default.fileExists(atPath: global.databasePath(config)) {
+                let store = try global.openStoreForReading(config)
+                if let member, try !store.hasMember(member) {
+                    throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
                 }
-            }
-            if let member, found == .unknownMember {
+                try store.exportRows(member: member) { writer.add($0) }
+            } else if let member {
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             }
             writer.finish()

@@ -12,46 +12,9 @@ public struct ExportMovie: Sendable, Equatable {
     public var imdbId: String?
 }
 
-/// What a read-only export found in the database file.
-public enum ExportSource: Sendable, Equatable {
-    case exported
-    case unknownMember
-    /// The file's schema is older than this mustc's: it must be migrated (a write) before it can be read.
-    case needsUpgrade
-}
-
 extension Store {
     /// Every member's list (or one member's), member by member in name order, handed to `body` row by row from a
-    /// cursor: a 100,000-movie library is never in memory at once. Through a read-only connection of its own, so
-    /// the file is never written, not even the table GRDB's pool creates and drops when it opens.
-    public static func exportRows(path: String, member: String?, _ body: (ExportRow) -> Void) throws(StoreError)
-        -> ExportSource
-    {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        do {
-            return try DatabaseQueue(path: path, configuration: configuration).read { db in
-                let unknown = try Migrations.unknownIdentifiers(db)
-                guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown) }
-                guard try Migrations.appliedIdentifiers(db).count == Migrations.all.count else { return .needsUpgrade }
-                if let member,
-                    try Bool.fetchOne(
-                        db, sql: "SELECT 1 FROM member WHERE nameKey = ?", arguments: [TitleKey.make(member)]) == nil
-                {
-                    return .unknownMember
-                }
-                try rows(db, member: member, body)
-                return .exported
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .cannotOpen(path: path, reason: reason(error))
-        }
-    }
-
-    /// The same rows through this store, for a file that had to be upgraded first.
+    /// cursor: a 100,000-movie library is never in memory at once. Reads only (`Store.forReading` for export).
     public func exportRows(member: String?, _ body: (ExportRow) -> Void) throws(StoreError) {
         try read { db in try Self.rows(db, member: member, body) }
     }
