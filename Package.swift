@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The newData hook: async process wait (pidfd + epoll, off the cooperative pool), inherited descriptors closed.
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         .target(
@@ -26,6 +28,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                // Import: CSV.swift parses each record's fields; ZIPFoundation opens Letterboxd's export zip.
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 "CCurl",
             ],
             plugins: ["EmbedMigrationsPlugin"]
@@ -55,6 +60,12 @@ let package = Package(
             name: "MustCoreTests",
             dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "mustcTests", dependencies: ["mustc", "MustCore", "TMDBStub"]),
+        // ZIPFoundation writes the Letterboxd export zips the import tests read.
+        .testTarget(
+            name: "mustcTests",
+            dependencies: [
+                "mustc", "MustCore", "TMDBStub", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
     ]
 )

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Sets mustc up on a fresh Debian machine and shows it working against a local TMDB-compatible stub:
-# installs the two C libraries if missing, builds, then runs add, ratings, fetch and status with config.example.json.
+# installs the C libraries if missing, builds, then runs add, ratings, fetch and status with config.example.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-for package in libsqlite3-dev libcurl4-openssl-dev; do
+for package in libsqlite3-dev libcurl4-openssl-dev zlib1g-dev; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if ((${#missing[@]})); then

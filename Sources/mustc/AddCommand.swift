@@ -55,7 +55,7 @@ struct AddCommand: AsyncParsableCommand {
         try await reporting {
             let config = try global.loadConfig()
             let store = try global.openStore(config)
-            let client = noLookup ? nil : global.client(config, retry: RetryPolicy(maxRetries: 1, maxDelay: 2))
+            let client = noLookup ? nil : global.lookupClient(config)
             var warnedNoCredentials = false
             for reference in try references() {
                 let link = try store.link(member: validatedMember, movie: reference)

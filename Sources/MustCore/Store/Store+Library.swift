@@ -70,7 +70,7 @@ extension Store {
         try link(member: name, movie: .title(title, year: nil), now: now)
     }
 
-    private func upsertMember(_ db: Database, name: String, now: Date) throws -> (
+    func upsertMember(_ db: Database, name: String, now: Date) throws -> (
         id: Int64, display: String, created: Bool
     ) {
         try db.execute(

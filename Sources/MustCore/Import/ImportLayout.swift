@@ -1,0 +1,170 @@
+import Foundation
+
+/// The list formats `mustc import` reads.
+public enum ImportFormat: String, CaseIterable, Sendable {
+    case letterboxd, imdb, csv
+
+    /// The columns a file of this format must have, as its exports spell them.
+    public var requiredColumns: [String] {
+        switch self {
+        case .letterboxd: ["Name", "Year"]
+        case .imdb: ["Const", "Title"]
+        case .csv: ["title"]
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .letterboxd: "Letterboxd"
+        case .imdb: "IMDb"
+        case .csv: "mustc CSV"
+        }
+    }
+}
+
+/// A movie named by one row of a list: its title and year, and its ids when the list has them.
+public struct ImportEntry: Sendable, Equatable, Hashable {
+    public var title: String
+    public var year: Int?
+    public var tmdbId: Int?
+    public var imdbId: String?
+
+    public init(title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil) {
+        self.title = title
+        self.year = year
+        self.tmdbId = tmdbId
+        self.imdbId = imdbId
+    }
+
+    /// The same movie named twice (a rewatch in a diary, a film on two lists) has the same key.
+    public var key: String {
+        if let tmdbId { return "tmdb:\(tmdbId)" }
+        if let imdbId { return "imdb:\(imdbId)" }
+        return "title:" + TitleKey.make(title) + (year.map { " (\($0))" } ?? "")
+    }
+
+    public var shown: String { MovieName.shown(title, year) }
+}
+
+/// What one row of a list says.
+public enum ImportRow: Sendable, Equatable {
+    case movie(ImportEntry)
+    /// Not a movie (an IMDb TV series), or another member's row in a mustc CSV.
+    case skipped(String)
+    case invalid(String)
+}
+
+/// Where a format's columns are in one file, found by name (IMDb's column sets vary between versions).
+public struct ImportLayout: Sendable, Equatable {
+    public var format: ImportFormat
+    var title: Int
+    var year: Int?
+    var tmdbId: Int?
+    var imdbId: Int?
+    var titleType: Int?
+    var memberColumn: Int?
+    public var columns: Int
+
+    /// The layout of `header` in the given format, or detected when `format` is nil.
+    public static func detect(_ header: [String], format: ImportFormat?) throws(ImportHeaderProblem) -> ImportLayout {
+        let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        func column(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
+        let chosen: ImportFormat
+        if let format {
+            chosen = format
+        } else if column("Const") != nil {
+            chosen = .imdb
+        } else if column("Name") != nil, column("Year") != nil {
+            chosen = .letterboxd
+        } else if column("title") != nil {
+            chosen = .csv
+        } else {
+            throw .unknown(header)
+        }
+        let missing = chosen.requiredColumns.filter { column($0) == nil }
+        guard missing.isEmpty else { throw .missing(chosen, missing) }
+        switch chosen {
+        case .letterboxd:
+            return ImportLayout(format: chosen, title: column("Name")!, year: column("Year"), columns: header.count)
+        case .imdb:
+            return ImportLayout(
+                format: chosen, title: column("Title")!, year: column("Year"), imdbId: column("Const"),
+                titleType: column("Title Type"), columns: header.count)
+        case .csv:
+            return ImportLayout(
+                format: chosen, title: column("title")!, year: column("year"),
+                tmdbId: column("tmdbId") ?? column("remoteId"), imdbId: column("imdbId"),
+                memberColumn: column("member"),
+                columns: header.count)
+        }
+    }
+
+    /// IMDb's title types that are movies, as both spellings of the export write them, folded.
+    static let movieTypes: Set<String> = ["movie", "tvmovie"]
+
+    /// Reads one row for `member`'s list.
+    public func row(_ fields: [String], member: String) -> ImportRow {
+        func field(_ index: Int?) -> String {
+            guard let index, index < fields.count else { return "" }
+            return fields[index].trimmingCharacters(in: .whitespaces)
+        }
+        if let titleType {
+            let type = field(titleType)
+            let folded = type.lowercased().filter { !$0.isWhitespace }
+            if !type.isEmpty, !Self.movieTypes.contains(folded) { return .skipped("a \(type), not a movie") }
+        }
+        // Folded only when the spelling differs: folding each row of a 100,000-row file showed in its time.
+        if let memberColumn, case let named = field(memberColumn), !named.isEmpty, named != member,
+            TitleKey.make(named) != TitleKey.make(member)
+        {
+            return .skipped("\(field(memberColumn))'s row, not \(member)'s")
+        }
+        let yearText = field(year)
+        var entry = ImportEntry(title: field(title))
+        if !yearText.isEmpty {
+            guard let year = Int(yearText), MovieReference.years.contains(year) else {
+                return .invalid("the year \(yearText.debugDescription) is not a year between 1870 and 2100")
+            }
+            entry.year = year
+        }
+        let imdbText = field(imdbId)
+        if !imdbText.isEmpty {
+            guard let id = MovieReference.imdbId(imdbText) else {
+                return .invalid("\(imdbText.debugDescription) is not an IMDb id (tt and digits)")
+            }
+            entry.imdbId = id
+        }
+        let tmdbText = field(tmdbId)
+        if !tmdbText.isEmpty {
+            guard let id = Int(tmdbText), id > 0, id <= Int32.max else {
+                return .invalid("\(tmdbText.debugDescription) is not a TMDB id")
+            }
+            entry.tmdbId = id
+        }
+        if entry.title.isEmpty, let id = entry.imdbId { entry.title = "imdb:\(id)" }
+        do {
+            entry.title = try NameValidation.validate(entry.title, field: "title")
+        } catch {
+            return .invalid(error.description)
+        }
+        return .movie(entry)
+    }
+}
+
+/// Why a file's header cannot be read as a list.
+public enum ImportHeaderProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknown([String])
+    case missing(ImportFormat, [String])
+
+    public var description: String {
+        switch self {
+        case .unknown(let header):
+            let shown = header.prefix(8).joined(separator: ",")
+            return "its header (\(shown.isEmpty ? "empty" : shown)) is not a list mustc reads; expected "
+                + "Letterboxd (Name, Year), IMDb (Const, Title) or mustc CSV (title) columns"
+        case .missing(let format, let columns):
+            return "it has no \(columns.joined(separator: ", ")) column\(columns.count == 1 ? "" : "s"), "
+                + "which \(format.name) files have"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What an import did, counted over every row of every file. The JSON keys are a contract scripts read.
+public struct ImportSummary: Sendable, Equatable, Encodable {
+    /// Every row after the header, blank lines aside.
+    public var rows = 0
+    /// Links made (or, in a dry run, that would be made).
+    public var linked = 0
+    public var alreadyLinked = 0
+    /// TMDB lookups: one result with the title and year, or the movie with that IMDb id.
+    public var exact = 0
+    /// Remakes: several results had the title; the most popular was taken.
+    public var chosen = 0
+    /// No result had the title: kept unresolved, with TMDB's closest results as candidates.
+    public var needsChoice = 0
+    public var notFound = 0
+    /// Lookups that got no answer (no credentials, TMDB unreachable): kept, and the next fetch asks again.
+    public var failed = 0
+    /// Not movies (an IMDb TV series), or another member's rows in a mustc CSV.
+    public var skipped = 0
+    public var invalid = 0
+    public var dryRun = false
+    /// Stopped by SIGINT or SIGTERM: what was linked stays, and importing again continues.
+    public var interrupted = false
+
+    public init() {}
+
+    /// Rows that named a movie.
+    public var movies: Int { rows - skipped - invalid }
+}
+
+/// A row's TMDB lookup, as far as the import is concerned.
+public enum ImportMatch: Sendable, Equatable {
+    case exact(RemoteMovie)
+    case chosen(RemoteMovie, others: [RemoteMovie])
+    case needsChoice([RemoteMovie])
+    case notFound
+    case failed(String)
+
+    public var taken: RemoteMovie? {
+        switch self {
+        case .exact(let movie), .chosen(let movie, _): movie
+        default: nil
+        }
+    }
+}
+
+/// What the import tells its caller as it goes, row by row; `place` is "file:line".
+public enum ImportEvent: Sendable {
+    case invalid(place: String, reason: String)
+    case skipped(place: String, reason: String)
+    /// A row linked to a movie already known, or named by its TMDB id: no lookup.
+    case known(place: String, ImportEntry, alreadyLinked: Bool)
+    /// A row TMDB was asked about; `alreadyLinked` when an earlier row of the import linked the same movie.
+    case looked(place: String, ImportEntry, ImportMatch, alreadyLinked: Bool)
+    /// The share of the input read so far (by bytes), and the counts so far.
+    case progress(Double, ImportSummary)
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// Imports lists into one member's list: rows are streamed from each file in chunks; a chunk's known movies are
+/// linked in one transaction, and the others go through the same lookup and match rules as `add` (exact, remakes
+/// by popularity, needs a choice; never a fuzzy guess), through the client's rate limiter and retries.
+public struct Importer: Sendable {
+    /// For a dry run, a copy of the database (`Store.snapshot`): the import runs for real there, so it tells
+    /// exactly what would happen, and the user's file is never opened for writing.
+    public var store: Store
+    /// nil without credentials: rows that need a lookup are kept unresolved for the first fetch.
+    public var client: TMDBClient?
+    public var member: String
+    public var dryRun: Bool
+    /// A lookup counts as the movie's first check, as in `add`, so the next fetch does not ask again.
+    public var checks: MovieSchedulePolicy
+    public var events: @Sendable (ImportEvent) -> Void
+    /// Rows per transaction: 200 keeps a 100,000-row import to 500 commits and an interruption loses no links.
+    public var chunkSize = 200
+    /// Lookups in flight; the rate limiter, not this, keeps them under `tmdb.maxRequestsPerSecond`.
+    public var concurrency = 4
+
+    public init(
+        store: Store, client: TMDBClient?, member: String, dryRun: Bool, checks: MovieSchedulePolicy,
+        events: @escaping @Sendable (ImportEvent) -> Void
+    ) {
+        self.store = store
+        self.client = client
+        self.member = member
+        self.dryRun = dryRun
+        self.checks = checks
+        self.events = events
+    }
+
+    /// What a run has counted so far.
+    struct State {
+        var summary = ImportSummary()
+        var done = 0
+        var total = 1
+        /// Files whose every row was invalid.
+        var unreadable: [String] = []
+        /// A chunk's row events, told in the file's order once the chunk is settled (known movies are linked
+        /// before the others are looked up).
+        var held: [(row: Int, event: ImportEvent)] = []
+        var row = 0
+
+        mutating func hold(_ event: ImportEvent, row: Int) { held.append((row, event)) }
+    }
+
+    /// Imports every file in order. Stops at cancellation (SIGINT, SIGTERM) with `interrupted` set; throws
+    /// `TMDBError.unauthorized` (no lookup can work) and store failures.
+    public func run(_ files: [ImportFile]) async throws -> (summary: ImportSummary, unreadable: [String]) {
+        var state = State()
+        state.summary.dryRun = dryRun
+        state.total = max(files.reduce(0) { $0 + $1.size }, 1)
+        do {
+            for file in files {
+                try await importFile(file, &state)
+                state.done += file.size
+            }
+        } catch is CancellationError {
+            state.summary.interrupted = true
+        }
+        if Task.isCancelled { state.summary.interrupted = true }
+        return (state.summary, state.unreadable)
+    }
+
+    typealias Pending = (place: String, entry: ImportEntry, position: Int, row: Int)
+
+    private func importFile(_ file: ImportFile, _ state: inout State) async throws {
+        let reader = try CSVRecordReader(path: file.path)
+        reader.expectedFields = file.layout.columns
+        _ = try reader.next()  // the header, read when the file was opened
+        let before = state.summary
+        var chunk: [Pending] = []
+        while let record = try reader.next() {
+            try Task.checkCancellation()
+            state.summary.rows += 1
+            state.row += 1
+            switch record {
+            case .malformed(let line, let reason):
+                state.summary.invalid += 1
+                events(.invalid(place: "\(file.name):\(line)", reason: reason))
+            case .fields(let fields, let line):
+                let place = "\(file.name):\(line)"
+                switch file.layout.row(fields, member: member) {
+                case .invalid(let reason):
+                    state.summary.invalid += 1
+                    events(.invalid(place: place, reason: reason))
+                case .skipped(let reason):
+                    state.summary.skipped += 1
+                    state.hold(.skipped(place: place, reason: reason), row: state.row)
+                case .movie(let entry):
+                    chunk.append((place, entry, reader.position, state.row))
+                }
+            }
+            if chunk.count >= chunkSize {
+                try await settle(chunk, &state)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        try await settle(chunk, &state)
+        tell(&state)
+        let rows = state.summary.rows - before.rows
+        if rows > 0, state.summary.invalid - before.invalid == rows { state.unreadable.append(file.name) }
+        events(.progress(Double(state.done + file.size) / Double(state.total), state.summary))
+    }
+
+    /// Links a chunk's known movies at once, then looks the others up a few at a time and links each batch as it
+    /// is answered: an interruption loses at most one batch of answers, never links already made.
+    private func settle(_ chunk: [Pending], _ state: inout State) async throws {
+        guard !chunk.isEmpty else { return }
+        let placements = try store.placeKnown(member: member, chunk.map(\.entry))
+        var waiting: [Pending] = []
+        for (index, row) in chunk.enumerated() {
+            switch placements[index] {
+            case .alreadyLinked:
+                state.summary.alreadyLinked += 1
+                state.hold(.known(place: row.place, row.entry, alreadyLinked: true), row: row.row)
+            case .linked:
+                state.summary.linked += 1
+                state.hold(.known(place: row.place, row.entry, alreadyLinked: false), row: row.row)
+            case .needsLookup:
+                waiting.append(row)
+            }
+        }
+        var matches: [String: ImportMatch] = [:]
+        for start in stride(from: 0, to: waiting.count, by: 2 * concurrency) {
+            let batch = waiting[start..<min(start + 2 * concurrency, waiting.count)]
+            var asked = Set<String>()
+            let unasked = batch.filter { matches[$0.entry.key] == nil && asked.insert($0.entry.key).inserted }
+            matches.merge(try await lookUp(unasked, state)) { first, _ in first }
+            for row in batch {
+                let match = matches[row.entry.key] ?? .failed("not looked up")
+                let linked = try apply(match, to: row.entry)
+                if linked {
+                    state.summary.linked += 1
+                    state.summary.count(match)
+                } else {
+                    state.summary.alreadyLinked += 1
+                }
+                state.hold(.looked(place: row.place, row.entry, match, alreadyLinked: !linked), row: row.row)
+            }
+        }
+        tell(&state)
+        events(.progress(Double(state.done + chunk[chunk.count - 1].position) / Double(state.total), state.summary))
+    }
+
+    private func tell(_ state: inout State) {
+        for held in state.held.sorted(by: { $0.row < $1.row }) { events(held.event) }
+        state.held.removeAll(keepingCapacity: true)
+    }
+
+    /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.
+    private func apply(_ match: ImportMatch, to entry: ImportEntry) throws(StoreError) -> Bool {
+        let link = try store.linkImported(member: member, entry)
+        guard link.linked else { return false }
+        switch match {
+        case .exact(let remote), .chosen(let remote, _):
+            let now = Date()
+            let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
+            _ = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
+        case .needsChoice(let candidates):
+            try store.saveCandidates(
+                movieId: link.movieId,
+                candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
+        case .notFound, .failed:
+            break
+        }
+        return true
+    }
+
+    /// Asks TMDB about each row, `concurrency` at a time, reporting progress as answers come.
+    private func lookUp(_ rows: [Pending], _ state: State) async throws -> [String: ImportMatch] {
+        guard !rows.isEmpty else { return [:] }
+        let client = client
+        return try await withThrowingTaskGroup(of: (String, ImportMatch).self) { group in
+            var results: [String: ImportMatch] = [:]
+            var next = 0
+            func start() {
+                guard next < rows.count else { return }
+                let entry = rows[next].entry
+                group.addTask { (entry.key, try await Self.lookUp(entry, client: client)) }
+                next += 1
+            }
+            for _ in 0..<concurrency { start() }
+            while let (key, match) = try await group.next() {
+                results[key] = match
+                let position = rows[min(results.count, rows.count) - 1].position
+                events(.progress(Double(state.done + position) / Double(state.total), state.summary))
+                start()
+            }
+            return results
+        }
+    }
+
+    static func lookUp(_ entry: ImportEntry, client: TMDBClient?) async throws -> ImportMatch {
+        guard let client else { return .failed(noCredentials) }
+        do {
+            if let imdbId = entry.imdbId {
+                guard let found = try await client.find(imdbId: imdbId) else { return .notFound }
+                return .exact(found)
+            }
+            switch try await client.match(title: entry.title, year: entry.year) {
+            case .exact(let movie): return .exact(movie)
+            case .mostPopular(let movie, let others): return .chosen(movie, others: others)
+            case .needsChoice(let candidates): return candidates.isEmpty ? .notFound : .needsChoice(candidates)
+            }
+        } catch let error as TMDBError {
+            // A request cut short by SIGINT fails like any other; the row must stay unlooked, not be kept as failed.
+            try Task.checkCancellation()
+            switch error {
+            case .unauthorized: throw error
+            case .notFound: return .notFound
+            default: return .failed(error.description)
+            }
+        }
+    }
+
+    public static let noCredentials = "no TMDB credentials"
+}
+
+extension ImportSummary {
+    mutating func count(_ match: ImportMatch) {
+        switch match {
+        case .exact: exact += 1
+        case .chosen: chosen += 1
+        case .needsChoice: needsChoice += 1
+        case .notFound: notFound += 1
+        case .failed: failed += 1
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+
+/// One movie on one member's list, as `mustc export` writes it; `movie` is nil for a member with no movies.
+public struct ExportRow: Sendable, Equatable {
+    public var member: String
+    public var movie: ExportMovie?
+}
+
+public struct ExportMovie: Sendable, Equatable {
+    public var rating: MovieRating
+    public var imdbId: String?
+}
+
+extension Store {
+    /// Every member's list (or one member's), member by member in name order, handed to `body` row by row from a
+    /// cursor: a 100,000-movie library is never in memory at once. Reads only (`Store.forReading` for export).
+    public func exportRows(member: String?, _ body: (ExportRow) -> Void) throws(StoreError) {
+        try read { db in try Self.rows(db, member: member, body) }
+    }
+
+    private static func rows(_ db: Database, member: String?, _ body: (ExportRow) -> Void) throws {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT member.name, movie.id, movie.title, movie.year, movie.remoteId, movie.imdbId,
+                    movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt
+                FROM member
+                LEFT JOIN memberMovie ON memberMovie.memberId = member.id
+                LEFT JOIN movie ON movie.id = memberMovie.movieId
+                WHERE ?1 IS NULL OR member.nameKey = ?1
+                ORDER BY member.nameKey, movie.titleKey, movie.year, movie.id
+                """,
+            arguments: [member.map(TitleKey.make)])
+        while let row = try rows.next() {
+            guard row[1] as Int64? != nil else {
+                body(ExportRow(member: row[0], movie: nil))
+                continue
+            }
+            let rating = MovieRating(
+                title: row[2], year: row[3], remoteId: row[4], popularity: row[6], voteAverage: row[7],
+                voteCount: row[8], updatedAt: row[9])
+            body(ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5])))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import MustCore
+import Synchronization
+
+/// What `import` prints as rows go by: problems and what needs a person always (a dry run: every row), the
+/// summary at the end. Invalid rows go to stderr with their file and line.
+final class ImportOutput: Sendable {
+    let member: String
+    let dryRun: Bool
+    /// --json: stdout carries the summary alone.
+    let quiet: Bool
+    let bar: ImportProgressBar?
+    /// Whether the missing credentials were mentioned: once, and only when a row needed TMDB.
+    private let warned = Mutex(false)
+
+    init(member: String, dryRun: Bool, quiet: Bool, bar: ImportProgressBar?) {
+        self.member = member
+        self.dryRun = dryRun
+        self.quiet = quiet
+        self.bar = bar
+    }
+
+    func show(_ event: ImportEvent) {
+        switch event {
+        case .progress(let fraction, let summary):
+            bar?.update(fraction, summary)
+        case .invalid(let place, let reason):
+            bar?.clear()
+            Output.note("\(place): invalid row, not imported: \(reason)")
+        case .skipped(let place, let reason):
+            if dryRun { line("\(place)  skipped: \(reason)") }
+        case .known(let place, let entry, let alreadyLinked):
+            guard dryRun else { return }
+            line("\(place)  \(quoted(entry)): " + (alreadyLinked ? "already on \(member)'s list" : "known; would link"))
+        case .looked(let place, let entry, let match, let alreadyLinked):
+            if alreadyLinked {
+                if dryRun { line("\(place)  \(quoted(entry)): named again; already linked above") }
+            } else {
+                looked(place, entry, match)
+            }
+        }
+    }
+
+    private func looked(_ place: String, _ entry: ImportEntry, _ match: ImportMatch) {
+        switch match {
+        case .exact(let remote):
+            if dryRun { line("\(place)  \(quoted(entry)): \(Self.shown(remote))") }
+        case .chosen(let remote, let others):
+            line(
+                "\(place)  \(quoted(entry)): the title of \(others.count + 1) TMDB movies; took the most popular, "
+                    + "\(Self.shown(remote)). If you meant another:")
+            let named = MovieReference.title(entry.title, year: remote.year ?? entry.year)
+            for other in others { line(pick(named, other)) }
+        case .needsChoice(let candidates):
+            line("\(place)  \(quoted(entry)): no TMDB title is exactly this; kept without a TMDB id. Pick one:")
+            for candidate in candidates { line(pick(MovieReference.title(entry.title, year: entry.year), candidate)) }
+        case .notFound:
+            line("\(place)  \(quoted(entry)): TMDB found nothing; kept without a TMDB id.")
+        case .failed(let reason) where reason == Importer.noCredentials:
+            let first = warned.withLock { warned in
+                defer { warned = true }
+                return !warned
+            }
+            guard first else { return }
+            bar?.clear()
+            Output.note(
+                "no TMDB credentials (set TMDB_API_KEY or TMDB_ACCESS_TOKEN): the movies not known yet are kept "
+                    + "without a TMDB id, and the first fetch after they are set looks them up.")
+        case .failed(let reason):
+            line("\(place)  \(quoted(entry)): not looked up (\(reason)); kept, and the next fetch looks it up.")
+        }
+    }
+
+    private func pick(_ movie: MovieReference, _ remote: RemoteMovie) -> String {
+        "    mustc resolve \(Shell.quoted(member)) \(movie.argument) tmdb:\(remote.id)    # \(Self.shown(remote))"
+    }
+
+    private func quoted(_ entry: ImportEntry) -> String {
+        entry.imdbId.map { "\"\(entry.shown)\" (\($0))" } ?? "\"\(entry.shown)\""
+    }
+
+    private func line(_ text: String) {
+        guard !quiet else { return }
+        bar?.clear()
+        print(text)
+    }
+
+    static func shown(_ remote: RemoteMovie) -> String {
+        "\(MovieName.shown(remote.title ?? "untitled", remote.year)), tmdb:\(remote.id)"
+    }
+
+    static func summary(_ summary: ImportSummary, member: String) -> String {
+        let head =
+            summary.dryRun
+            ? "Dry run, nothing written: \(summary.rows) rows; would link \(summary.linked) to \(member)'s list, "
+                + "\(summary.alreadyLinked) already there."
+            : "\(member): \(summary.rows) rows; linked \(summary.linked), \(summary.alreadyLinked) already linked."
+        let lookups =
+            "TMDB: \(summary.exact) exact, \(summary.chosen) chosen by popularity among remakes, "
+            + "\(summary.needsChoice) need a choice, \(summary.notFound) not found, \(summary.failed) not looked up."
+        let rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
+        return [head, lookups, rest].joined(separator: "\n")
+    }
+}
+
+/// The import's result, handed out of the task a signal can cancel.
+final class ResultBox: Sendable {
+    private let stored = Mutex<(ImportSummary, [String])?>(nil)
+
+    func set(_ value: (summary: ImportSummary, unreadable: [String])) {
+        stored.withLock { $0 = (value.summary, value.unreadable) }
+    }
+
+    var value: (ImportSummary, [String])? { stored.withLock { $0 } }
+}

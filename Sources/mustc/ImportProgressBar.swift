@@ -1,0 +1,34 @@
+import Foundation
+import MustCore
+import Synchronization
+
+/// The import's one-line progress bar on stdout, by the share of the input read; redrawn at most ten times a
+/// second, and only when stdout is a terminal.
+final class ImportProgressBar: Sendable {
+    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let width = 30
+
+    func update(_ fraction: Double, _ summary: ImportSummary) {
+        let now = ContinuousClock.now
+        let due = lastDraw.withLock { last in
+            // The end is always drawn, so the bar's last state is the import's.
+            guard fraction >= 1 || last.map({ now - $0 >= .milliseconds(100) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let filled = max(0, min(width, Int(Double(width) * fraction)))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let lookups = summary.exact + summary.chosen + summary.needsChoice + summary.notFound + summary.failed
+        let line =
+            "\r[\(bar)] \(summary.rows) rows  linked \(summary.linked)  looked up \(lookups)  "
+            + "invalid \(summary.invalid)\u{1B}[K"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    /// Clears the bar's line, before other output or at the end.
+    func clear() {
+        guard lastDraw.withLock({ $0 != nil }) else { return }
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import MustCore
+
+/// The CSV record reader (line numbers, recovery from a stray quote) and the list layouts, on small files.
+struct ImportReaderTests {
+    func records(_ text: String, expected: Int? = nil) throws -> [CSVRecord] {
+        try records(Data(text.utf8), expected: expected)
+    }
+
+    func records(_ data: Data, expected: Int? = nil) throws -> [CSVRecord] {
+        let path = FileManager.default.temporaryDirectory.appending(path: "reader-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try data.write(to: URL(fileURLWithPath: path))
+        let reader = try CSVRecordReader(path: path)
+        reader.expectedFields = expected
+        var result: [CSVRecord] = []
+        while let record = try reader.next() { result.append(record) }
+        #expect(reader.position == data.count, "the records reach the end of the file")
+        return result
+    }
+
+    @Test func bomCRLFAndQuotedCommasQuotesAndLineBreaks() throws {
+        let text = "\u{FEFF}a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n\r\n\"one\r\ntwo\",3\r\nlast,4"
+        #expect(
+            try records(text, expected: 2) == [
+                .fields(["a", "b"], line: 1), .fields(["x, y", "say \"hi\""], line: 2),
+                .fields(["one\ntwo", "3"], line: 4), .fields(["last", "4"], line: 6),
+            ])
+    }
+
+    @Test func aStrayQuoteCostsOneRowWhetherOrNotAnotherQuoteFollows() throws {
+        let runaway = "h1,h2\n\"open,1\nnext,2\n\"ok\",3\n"
+        #expect(
+            try records(runaway, expected: 2) == [
+                .fields(["h1", "h2"], line: 1), .malformed(line: 2, reason: "an unbalanced quote"),
+                .fields(["next", "2"], line: 3), .fields(["ok", "3"], line: 4),
+            ])
+        let atTheEnd = "h1,h2\nfine,1\n\"open,2\nafter,3\n"
+        #expect(
+            try records(atTheEnd, expected: 2) == [
+                .fields(["h1", "h2"], line: 1), .fields(["fine", "1"], line: 2),
+                .malformed(line: 3, reason: "an unbalanced quote"), .fields(["after", "3"], line: 4),
+            ])
+    }
+
+    @Test func aQuoteInsideAnUnquotedFieldOpensNothing() throws {
+        let text = "a,b,c\n1,The 12\" Single,2001\n2,Another 7\" Single,2002\n3,\"Fine, quoted\",2003\n"
+        #expect(
+            try records(text, expected: 3) == [
+                .fields(["a", "b", "c"], line: 1), .fields(["1", "The 12\" Single", "2001"], line: 2),
+                .fields(["2", "Another 7\" Single", "2002"], line: 3), .fields(["3", "Fine, quoted", "2003"], line: 4),
+            ])
+    }
+
+    @Test func detectsEachFormatFromItsHeaderAndNamesMissingColumns() throws {
+        let letterboxd = try ImportLayout.detect(["Date", "Name", "Year", "Letterboxd URI"], format: nil)
+        #expect(letterboxd.format == .letterboxd)
+        let imdb = try ImportLayout.detect(["Position", "Const", "Created", "Title", "Title Type"], format: nil)
+        #expect(imdb.format == .imdb)
+        let csv = try ImportLayout.detect(["member", "title", "year", "tmdbId", "imdbId"], format: nil)
+        #expect(csv.format == .csv)
+        #expect(throws: ImportHeaderProblem.unknown(["a"])) { try ImportLayout.detect(["a"], format: nil) }
+        #expect(throws: ImportHeaderProblem.missing(.imdb, ["Const", "Title"])) {
+            try ImportLayout.detect(["Date", "Name", "Year"], format: .imdb)
+        }
+    }
+
+    @Test func rowsBecomeEntriesSkipsOrProblems() throws {
+        let imdb = try ImportLayout.detect(["Const", "Title", "Title Type", "Year"], format: nil)
+        let dune = ImportRow.movie(ImportEntry(title: "Dune", year: 1984, imdbId: "tt0087182"))
+        for type in ["movie", "Movie", "tvMovie", "TV Movie", ""] {
+            #expect(imdb.row(["tt0087182", "Dune", type, "1984"], member: "Ann") == dune, "\(type)")
+        }
+        let series = imdb.row(["tt0903747", "Breaking Bad", "TV Series", "2008"], member: "Ann")
+        #expect(series == .skipped("a TV Series, not a movie"))
+        let badConst = imdb.row(["123", "X", "movie", ""], member: "Ann")
+        #expect(badConst == .invalid("\"123\" is not an IMDb id (tt and digits)"))
+
+        let csv = try ImportLayout.detect(["member", "title", "year", "tmdbId"], format: nil)
+        let up = ImportRow.movie(ImportEntry(title: "Up", year: 2009, tmdbId: 14160))
+        #expect(csv.row(["ANN", "Up", "2009", "14160"], member: "ann") == up)
+        #expect(csv.row(["", "Up", "2009", "14160"], member: "Bob") == up, "no member: the command's")
+        #expect(csv.row(["Bob", "Up", "2009", "14160"], member: "Ann") == .skipped("Bob's row, not Ann's"))
+        let early = csv.row(["", "Up", "1800", ""], member: "Ann")
+        #expect(early == .invalid("the year \"1800\" is not a year between 1870 and 2100"))
+        #expect(csv.row(["", "Up", "", "x1"], member: "Ann") == .invalid("\"x1\" is not a TMDB id"))
+        guard case .invalid = csv.row(["", " ", "", ""], member: "Ann") else {
+            Issue.record("an empty title is invalid")
+            return
+        }
+    }
+}
