@@ -40,6 +40,19 @@ struct ChunkedOutput {
         append(UInt8(ascii: "\""))
     }
 
+    /// `,popularity,voteAverage,voteCount,updatedAt` of one movie, empty where unknown: the ratings CSV and the
+    /// export share these columns.
+    mutating func csvFigures(of movie: MovieRating) {
+        append(UInt8(ascii: ","))
+        if let popularity = movie.popularity { append("\(popularity)") }
+        append(UInt8(ascii: ","))
+        if let voteAverage = movie.voteAverage { append("\(voteAverage)") }
+        append(UInt8(ascii: ","))
+        if let voteCount = movie.voteCount { append(String(voteCount)) }
+        append(UInt8(ascii: ","))
+        if let updatedAt = movie.updatedAt { timestamp(updatedAt) }
+    }
+
     /// Emits what was made so far once a chunk is full; `force` at the end.
     mutating func flush(force: Bool = false) {
         guard let emit, force || bytes.count >= chunkSize else { return }

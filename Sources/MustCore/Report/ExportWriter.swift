@@ -60,14 +60,7 @@ public struct ExportWriter {
         if let remoteId = rating.remoteId { out.append(String(remoteId)) }
         out.append(UInt8(ascii: ","))
         if let imdbId = movie.imdbId { out.append(imdbId) }
-        out.append(UInt8(ascii: ","))
-        if let popularity = rating.popularity { out.append("\(popularity)") }
-        out.append(UInt8(ascii: ","))
-        if let voteAverage = rating.voteAverage { out.append("\(voteAverage)") }
-        out.append(UInt8(ascii: ","))
-        if let voteCount = rating.voteCount { out.append(String(voteCount)) }
-        out.append(UInt8(ascii: ","))
-        if let updatedAt = rating.updatedAt { out.timestamp(updatedAt) }
+        out.csvFigures(of: rating)
         out.append("\r\n")
     }
 

@@ -45,14 +45,7 @@ extension RatingsReport {
                 if let year = movie.year { out.append(String(year)) }
                 out.append(UInt8(ascii: ","))
                 if let remoteId = movie.remoteId { out.append(String(remoteId)) }
-                out.append(UInt8(ascii: ","))
-                if let popularity = movie.popularity { out.append("\(popularity)") }
-                out.append(UInt8(ascii: ","))
-                if let voteAverage = movie.voteAverage { out.append("\(voteAverage)") }
-                out.append(UInt8(ascii: ","))
-                if let voteCount = movie.voteCount { out.append(String(voteCount)) }
-                out.append(UInt8(ascii: ","))
-                if let updatedAt = movie.updatedAt { out.timestamp(updatedAt) }
+                out.csvFigures(of: movie)
                 Self.writeTrend(movie.trend, to: &out)
                 out.append("\r\n")
                 out.flush()
