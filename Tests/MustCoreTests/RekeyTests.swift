@@ -60,3 +60,64 @@ import Testing
         #expect(try sqlite(path, "SELECT nameKey FROM member") == "sentinel")
     }
 }
+
+/// A database as the release before migrations 0006 and 0007 wrote it (0001–0005, applied by the stock sqlite3
+/// CLI from the repository's own files): opening it adds the fold setting and the failing-movie index, re-keys
+/// under the current fold, and keeps every member, movie, link, rating, schedule and history row.
+@Suite struct SettingsUpgradeTests {
+    let scratch = TemporaryDirectory("upgrade-0006")
+    var path: String { scratch.file("old.sqlite") }
+
+    func writeDatabaseBefore0006() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: UpgradeTests.migrations.path)
+            .filter { $0.hasSuffix(".sql") && $0 < "0006" }.sorted()
+        #expect(files.last == "0005_history.sql")
+        var script = "PRAGMA foreign_keys = ON; BEGIN;\n"
+        script += "CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);\n"
+        for file in files {
+            script += try String(contentsOf: UpgradeTests.migrations.appending(path: file), encoding: .utf8) + "\n"
+            script += "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-20 10:00:00.000');\n"
+        }
+        script += """
+            INSERT INTO member VALUES (1, 'Ann', 'ann', '2026-11-20 10:00:00.000'),
+                (2, 'Bob', 'bob', '2026-11-20 10:00:00.000');
+            INSERT INTO movie (id, title, titleKey, identityKey, remoteId, year, popularity, voteAverage, voteCount,
+                releaseDate, updatedAt, createdAt, fetchError)
+            VALUES (1, 'Up', 'up', 'tmdb:14160', 14160, 2009, 80.3, 7.9, 19300, '2009-05-28',
+                    '2026-11-21 10:00:00.000', '2026-11-20 10:00:00.000', NULL),
+                   (2, 'Dune', 'dune', 'title:dune (1984)', NULL, 1984, NULL, NULL, NULL, NULL, NULL,
+                    '2026-11-20 10:00:00.000', 'HTTP 503');
+            INSERT INTO movieAlias VALUES ('up', 0, 1, 'Up'), ('dune', 1984, 2, 'Dune');
+            INSERT INTO memberMovie VALUES (1, 1, '2026-11-20 10:00:00.000'), (2, 1, '2026-11-20 10:00:00.000'),
+                (2, 2, '2026-11-20 10:00:00.000');
+            UPDATE movieSchedule SET checkedAt = 1800000000, interval = 1800, nextCheckAt = 1800001800
+                WHERE movieId = 1;
+            INSERT INTO movieHistory (movieId, at, baseline, popularity, voteAverage, voteCount)
+                VALUES (1, 1800000000, 1, 80.3, 7.9, 19300);
+            COMMIT;
+            """
+        _ = try sqlite(path, script)
+        #expect(try sqlite(path, "SELECT count(*) FROM memberMovie") == "3")
+    }
+
+    @Test func everyRowSurvivesAndTheFoldIsRecorded() throws {
+        try writeDatabaseBefore0006()
+        let store = try Store(path: path, logger: quietLogger)
+        let applied = try sqlite(path, "SELECT group_concat(identifier, ',') FROM schemaMigration")
+        #expect(applied.hasSuffix("0005_history,0006_settings,0007_failing_index"))
+        #expect(try sqlite(path, "SELECT value FROM setting WHERE name = 'titleKeyFold'") == "\(TitleKey.version)")
+        #expect(try store.members().map(\.movies) == [1, 2])
+        let bob = try #require(try store.ratings(member: "Bob").members.first?.movies)
+        #expect(bob.map(\.shown) == ["Dune (1984)", "Up (2009)"])
+        #expect(bob.last?.voteCount == 19_300 && bob.last?.remoteId == 14160 && bob.last?.updatedAt != nil)
+        #expect(try store.failingMovies().map(\.reason) == ["HTTP 503"])
+        #expect(
+            try sqlite(path, "SELECT interval, nextCheckAt FROM movieSchedule WHERE movieId = 1")
+                == "1800.0|1800001800.0")
+        #expect(try sqlite(path, "SELECT count(*) FROM movieHistory") == "1")
+        #expect(try sqlite(path, "SELECT identityKey FROM movie ORDER BY id") == "tmdb:14160\ntitle:dune (1984)")
+        #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
+        // The spellings typed before still name their movies.
+        #expect(try store.link(member: "Ann", movie: .title("Dune", year: 1984)).movieId == 2)
+    }
+}
