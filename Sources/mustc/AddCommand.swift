@@ -54,18 +54,18 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let config = try global.loadConfig()
-            let store = try global.openStore(config)
+            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
             let client = noLookup ? nil : global.lookupClient(config)
             var warnedNoCredentials = false
             for reference in try references() {
-                let link = try store.link(member: validatedMember, movie: reference)
+                let link = try editor.add(member: validatedMember, movie: reference)
                 // A movie named by an id shows the id until TMDB names it.
                 let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
                 print(
                     link.linked
                         ? "\(link.member) now has \(shown)." : "\(link.member) already has \(shown); nothing changed.")
                 // A movie named by its id has the id before TMDB was asked; it still needs its title and figures.
-                guard !noLookup, link.remoteId == nil || link.updatedAt == nil else { continue }
+                guard !noLookup, MovieEditor.needsLookup(link) else { continue }
                 guard let client else {
                     if !warnedNoCredentials {
                         Output.note(
@@ -75,8 +75,7 @@ struct AddCommand: AsyncParsableCommand {
                     }
                     continue
                 }
-                try await MovieLookup(client: client, store: store, checks: MovieSchedulePolicy(config.schedule))
-                    .settle(link, named: reference)
+                try await MovieLookup(client: client, editor: editor).settle(link, named: reference)
             }
         }
     }

@@ -53,11 +53,6 @@ struct GlobalOptions: ParsableArguments {
     func client(_ config: Config, retry: RetryPolicy, limiter: RateLimiter? = nil, connections: Int = 4)
         -> TMDBClient?
     {
-        guard let credentials = config.tmdb.credentials else { return nil }
-        let stack = config.tmdb.transport.stack(maxConnections: connections)
-        return TMDBClient(
-            baseURL: config.tmdb.baseURL, credentials: credentials, language: config.tmdb.language,
-            timeout: config.tmdb.requestTimeout, retry: retry, limiter: limiter,
-            transport: stack.transport, executor: stack.executor, logger: logger)
+        TMDBClient.configured(config, retry: retry, limiter: limiter, connections: connections, logger: logger)
     }
 }

@@ -1,11 +1,9 @@
 import MustCore
 
 extension GlobalOptions {
-    /// The client `add` and `import` look movies up with: the same retry rules and rate limit as a fetch
-    /// (`tmdb.maxRetries`, `tmdb.maxRequestsPerSecond`), so a long list cannot outrun TMDB's limit.
+    /// The client `add` and `import` look movies up with (`TMDBClient.forLookups`: the fetch's retry rules and
+    /// rate limit), or nil without credentials.
     func lookupClient(_ config: Config) -> TMDBClient? {
-        client(
-            config, retry: RetryPolicy(maxRetries: config.tmdb.maxRetries),
-            limiter: RateLimiter(requestsPerSecond: config.tmdb.maxRequestsPerSecond))
+        TMDBClient.forLookups(config, logger: logger)
     }
 }

@@ -1,42 +1,18 @@
 import Foundation
 import MustCore
 
-/// Asks TMDB which movie a just-linked reference names and stores the answer, saying plainly what it took, what it
-/// merged, or that it needs a choice. Failures are notes, not errors: the link is already saved.
+/// Asks TMDB which movie a just-linked reference names through the shared `MovieEditor`, and says plainly what it
+/// took, what it merged, or that it needs a choice. Failures are notes, not errors: the link is already saved.
 struct MovieLookup {
     var client: TMDBClient
-    var store: Store
-    /// A lookup is the movie's first check: the next fetch leaves it alone until this says it is due.
-    var checks: MovieSchedulePolicy
+    var editor: MovieEditor
 
     func settle(_ link: LinkOutcome, named reference: MovieReference) async throws {
-        do {
-            switch reference {
-            case .tmdb(let id):
-                try resolve(link, with: try await client.details(id: id))
-            case .imdb(let id):
-                guard let found = try await client.find(imdbId: id) else {
-                    Output.note("TMDB knows no movie with IMDb id \(id); it is kept without a TMDB id.")
-                    return
-                }
-                try resolve(link, with: found)
-            case .title(let title, let year):
-                try match(link, title: title, year: year, await client.match(title: title, year: year))
-            }
-        } catch TMDBError.notFound {
-            Output.note("TMDB has no movie \(reference); it is kept, and the next fetch will try again.")
-        } catch let error as TMDBError {
-            Output.note("\(error); \"\(link.shown)\" is saved and its rating will come with the next fetch.")
-        }
-    }
-
-    private func match(_ link: LinkOutcome, title: String, year: Int?, _ match: MovieMatch<RemoteMovie>) throws {
-        let asked = MovieReference.title(title, year: year)
-        switch match {
-        case .exact(let remote):
-            try resolve(link, with: remote)
-        case .mostPopular(let remote, let others):
-            let taken = try resolve(link, with: remote)
+        switch try await editor.lookUp(link, named: reference, client: client) {
+        case .taken(let remote, let resolved):
+            Self.tell(resolved, remote)
+        case .remakes(let asked, let remote, let taken, let others):
+            Self.tell(taken, remote)
             print(
                 "  \"\(asked)\" is the title of \(others.count + 1) TMDB movies; took the most popular, "
                     + "\(Self.shown(remote)). If you meant another:")
@@ -45,36 +21,35 @@ struct MovieLookup {
                 print(Self.pick(member: link.member, movie: named, other, number: index + 1))
             }
             if Prompt.isInteractive, let chosen = Prompt.choose(others.count, none: "to keep it") {
-                try resolve(link.moved(to: taken), with: others[chosen])
+                Self.tell(try editor.take(others[chosen], movieId: taken.movieId), others[chosen])
             }
-        case .needsChoice(let candidates) where candidates.isEmpty:
-            Output.note("TMDB found nothing for \"\(asked)\"; it is saved and the next fetch will try again.")
-        case .needsChoice(let candidates):
-            try store.saveCandidates(
-                movieId: link.movieId,
-                candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
+        case .needsChoice(let asked, let candidates):
             print("  No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:")
             for (index, candidate) in candidates.enumerated() {
                 print(Self.pick(member: link.member, movie: asked, candidate, number: index + 1))
             }
             if Prompt.isInteractive, let chosen = Prompt.choose(candidates.count, none: "for none yet") {
-                try resolve(link, with: candidates[chosen])
+                Self.tell(try editor.take(candidates[chosen], movieId: link.movieId), candidates[chosen])
             }
+        case .nothingFound(let asked):
+            Output.note("TMDB found nothing for \"\(asked)\"; it is saved and the next fetch will try again.")
+        case .unknownIMDb(let id):
+            Output.note("TMDB knows no movie with IMDb id \(id); it is kept without a TMDB id.")
+        case .unknownToTMDB(let reference):
+            Output.note("TMDB has no movie \(reference); it is kept, and the next fetch will try again.")
+        case .unavailable(let error):
+            Output.note("\(error); \"\(link.shown)\" is saved and its rating will come with the next fetch.")
         }
     }
 
-    @discardableResult
-    private func resolve(_ link: LinkOutcome, with remote: RemoteMovie) throws -> ResolveOutcome {
-        let now = Date()
-        let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
-        let resolved = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
+    /// What a take stored: a merge, then TMDB's figures.
+    private static func tell(_ resolved: ResolveOutcome, _ remote: RemoteMovie) {
         if let merged = resolved.merged {
             print(
                 "  \"\(merged)\" and \"\(resolved.shown)\" are the same TMDB movie: merged into one, "
                     + "keeping every member and spelling of both.")
         }
         print("  TMDB: \(Describe.ratings(of: remote))")
-        return resolved
     }
 
     /// "    mustc resolve Ann Dune tmdb:841    # Dune (1984)", numbered only for a person at the terminal to choose.
@@ -98,14 +73,5 @@ enum Describe {
         }
         if let popularity = movie.popularity { parts.append(String(format: "popularity %.1f", popularity)) }
         return parts.joined(separator: ", ")
-    }
-}
-
-extension LinkOutcome {
-    /// The same link, to the movie a resolve left it on (after a merge, the surviving row).
-    fileprivate func moved(to resolved: ResolveOutcome) -> LinkOutcome {
-        var link = self
-        link.movieId = resolved.movieId
-        return link
     }
 }

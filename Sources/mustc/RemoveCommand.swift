@@ -29,8 +29,9 @@ struct RemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let reference = try MovieArgument.parsed(movie, year: year)
-            let store = try global.openStore(try global.loadConfig())
-            switch try store.unlink(member: member, movie: reference) {
+            let config = try global.loadConfig()
+            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            switch try editor.remove(member: member, movie: reference) {
             case .unknownMember:
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
             case .unknownMovie:

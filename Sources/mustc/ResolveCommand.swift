@@ -37,9 +37,9 @@ struct ResolveCommand: AsyncParsableCommand {
         try await reporting {
             let (named, id) = (try MovieArgument.parsed(movie), try MovieArgument.parsed(target))
             let config = try global.loadConfig()
-            let store = try global.openStore(config)
-            let found = try kept(try store.movie(member: member, named: named), named: named)
-            guard let client = global.client(config, retry: RetryPolicy(maxRetries: 1, maxDelay: 2)) else {
+            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            let found = try kept(try editor.kept(member: member, named: named), named: named)
+            guard let client = TMDBClient.forSettling(config, logger: global.logger) else {
                 throw Failure.config(
                     "mustc resolve asks TMDB about \(id): set TMDB_API_KEY or TMDB_ACCESS_TOKEN, "
                         + "or tmdb.apiKey or tmdb.accessToken in the config file")
@@ -48,10 +48,7 @@ struct ResolveCommand: AsyncParsableCommand {
                 Output.note("TMDB knows no movie \(id); \"\(found.shown)\" is unchanged.")
                 return
             }
-            let now = Date()
-            let check = MovieSchedulePolicy(config.schedule).next(
-                after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
-            let resolved = try store.resolve(movieId: found.id, with: remote, now: now, check: check)
+            let resolved = try editor.take(remote, movieId: found.id)
             print("\"\(found.shown)\" is now \(MovieLookup.shown(remote)) for everyone who keeps it.")
             if let merged = resolved.merged, resolved.movieId != found.id {
                 print(
@@ -81,13 +78,7 @@ struct ResolveCommand: AsyncParsableCommand {
     /// TMDB's movie for the id, or nil when TMDB does not know it. Nothing is written when TMDB cannot answer.
     private func remoteMovie(_ id: MovieReference, client: TMDBClient) async throws -> RemoteMovie? {
         do {
-            switch id {
-            case .tmdb(let number): return try await client.details(id: number)
-            case .imdb(let imdb): return try await client.find(imdbId: imdb)
-            case .title: return nil
-            }
-        } catch TMDBError.notFound {
-            return nil
+            return try await MovieEditor.remoteMovie(id, client: client)
         } catch TMDBError.unauthorized(let code, let message) {
             throw Failure.config("\(TMDBError.unauthorized(code: code, message: message)); nothing was changed")
         } catch let error as TMDBError {

@@ -1,0 +1,29 @@
+import Logging
+
+extension TMDBClient {
+    /// A client for `config`, or nil when no TMDB credentials are configured.
+    public static func configured(
+        _ config: Config, retry: RetryPolicy, limiter: RateLimiter? = nil, connections: Int = 4, logger: Logger
+    ) -> TMDBClient? {
+        guard let credentials = config.tmdb.credentials else { return nil }
+        let stack = config.tmdb.transport.stack(maxConnections: connections)
+        return TMDBClient(
+            baseURL: config.tmdb.baseURL, credentials: credentials, language: config.tmdb.language,
+            timeout: config.tmdb.requestTimeout, retry: retry, limiter: limiter,
+            transport: stack.transport, executor: stack.executor, logger: logger)
+    }
+
+    /// The client `add`, `import` and the page's add form look movies up with: the same retry rules and rate
+    /// limit as a fetch (`tmdb.maxRetries`, `tmdb.maxRequestsPerSecond`), so a long list cannot outrun TMDB's limit.
+    public static func forLookups(_ config: Config, logger: Logger) -> TMDBClient? {
+        configured(
+            config, retry: RetryPolicy(maxRetries: config.tmdb.maxRetries),
+            limiter: RateLimiter(requestsPerSecond: config.tmdb.maxRequestsPerSecond), logger: logger)
+    }
+
+    /// The client `resolve` and the page's settle buttons ask with: one retry, waiting at most 2 s, as a person
+    /// is waiting for the answer and nothing is lost by asking again.
+    public static func forSettling(_ config: Config, logger: Logger) -> TMDBClient? {
+        configured(config, retry: RetryPolicy(maxRetries: 1, maxDelay: 2), logger: logger)
+    }
+}

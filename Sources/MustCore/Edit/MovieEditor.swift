@@ -1,0 +1,125 @@
+import Foundation
+
+/// What TMDB said about a movie just linked, and what was stored: the one answer `mustc add` prints and the
+/// page's add form shows.
+public enum LookupOutcome: Sendable, Equatable {
+    /// One TMDB movie is the one named (exact title, or an id): taken.
+    case taken(RemoteMovie, ResolveOutcome)
+    /// Several TMDB movies have the title (remakes): the most popular was taken; `others` may be picked instead.
+    case remakes(asked: MovieReference, RemoteMovie, ResolveOutcome, others: [RemoteMovie])
+    /// No TMDB title is exactly the one asked: none taken, the candidates are saved for a choice.
+    case needsChoice(asked: MovieReference, candidates: [RemoteMovie])
+    /// TMDB's search found nothing for the title.
+    case nothingFound(asked: MovieReference)
+    /// TMDB knows no movie with this IMDb id.
+    case unknownIMDb(String)
+    /// TMDB answered 404 for the reference (an unknown TMDB id).
+    case unknownToTMDB(MovieReference)
+    /// TMDB could not answer (unreachable, refused, rate limited past the retries); the link is kept and the next
+    /// fetch looks the movie up.
+    case unavailable(TMDBError)
+}
+
+/// The edits the commands and the page share: link, look up and match, settle, unlink. Every write goes through
+/// `Store`'s named methods, and every lookup through the client it is given (with its rate limiter and retries),
+/// so `mustc add` and the page's add form apply the same rules.
+public struct MovieEditor: Sendable {
+    public var store: Store
+    /// A lookup counts as the movie's first check, so the next fetch leaves it alone until this says it is due.
+    public var checks: MovieSchedulePolicy
+    public var clock: @Sendable () -> Date
+    public var random: @Sendable () -> Double
+
+    public init(
+        store: Store, checks: MovieSchedulePolicy, clock: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.store = store
+        self.checks = checks
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Links the member (created if new) to the movie the reference names (created if new).
+    public func add(member: String, movie reference: MovieReference) throws(StoreError) -> LinkOutcome {
+        try store.link(member: member, movie: reference, now: clock())
+    }
+
+    /// Whether a just-linked movie still needs TMDB: a movie named by its id has the id before TMDB was asked, and
+    /// still needs its title and figures.
+    public static func needsLookup(_ link: LinkOutcome) -> Bool { link.remoteId == nil || link.updatedAt == nil }
+
+    /// Asks TMDB which movie a just-linked reference names and stores the answer. TMDB's failures are outcomes,
+    /// not errors: the link is already saved. Throws only the store's errors.
+    public func lookUp(_ link: LinkOutcome, named reference: MovieReference, client: TMDBClient) async throws
+        -> LookupOutcome
+    {
+        do {
+            switch reference {
+            case .tmdb(let id):
+                let remote = try await client.details(id: id)
+                return .taken(remote, try take(remote, movieId: link.movieId))
+            case .imdb(let id):
+                guard let remote = try await client.find(imdbId: id) else { return .unknownIMDb(id) }
+                return .taken(remote, try take(remote, movieId: link.movieId))
+            case .title(let title, let year):
+                return try match(link, asked: reference, await client.match(title: title, year: year))
+            }
+        } catch TMDBError.notFound {
+            return .unknownToTMDB(reference)
+        } catch let error as TMDBError {
+            return .unavailable(error)
+        }
+    }
+
+    private func match(_ link: LinkOutcome, asked: MovieReference, _ match: MovieMatch<RemoteMovie>) throws
+        -> LookupOutcome
+    {
+        switch match {
+        case .exact(let remote):
+            return .taken(remote, try take(remote, movieId: link.movieId))
+        case .mostPopular(let remote, let others):
+            return .remakes(asked: asked, remote, try take(remote, movieId: link.movieId), others: others)
+        case .needsChoice(let candidates) where candidates.isEmpty:
+            return .nothingFound(asked: asked)
+        case .needsChoice(let candidates):
+            try store.saveCandidates(
+                movieId: link.movieId,
+                candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
+            return .needsChoice(asked: asked, candidates: candidates)
+        }
+    }
+
+    /// Stores that the movie is this TMDB movie, for everyone who keeps it, merging it into the movie that already
+    /// has the id if there is one. Counts as the movie's first check.
+    @discardableResult
+    public func take(_ remote: RemoteMovie, movieId: Int64) throws(StoreError) -> ResolveOutcome {
+        let now = clock()
+        let check = checks.next(after: .changed, from: nil, at: now, random: random())
+        return try store.resolve(movieId: movieId, with: remote, now: now, check: check)
+    }
+
+    /// The member's movie a reference names, for settling it.
+    public func kept(member: String, named reference: MovieReference) throws(StoreError) -> MemberMovieLookup {
+        try store.movie(member: member, named: reference)
+    }
+
+    /// TMDB's movie for an id reference (tmdb: or imdb:), or nil when TMDB does not know it (or the reference is
+    /// a title). Throws TMDB's other errors: nothing is written when TMDB cannot answer.
+    public static func remoteMovie(_ id: MovieReference, client: TMDBClient) async throws -> RemoteMovie? {
+        do {
+            switch id {
+            case .tmdb(let number): return try await client.details(id: number)
+            case .imdb(let imdb): return try await client.find(imdbId: imdb)
+            case .title: return nil
+            }
+        } catch TMDBError.notFound {
+            return nil
+        }
+    }
+
+    /// Takes the movie off the member's list; a movie no member keeps any more is deleted.
+    public func remove(member: String, movie reference: MovieReference) throws(StoreError) -> UnlinkOutcome {
+        try store.unlink(member: member, movie: reference)
+    }
+}
