@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // The page's family password: bcrypt from HummingbirdBcrypt, which builds only its small C core.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
     ],
     targets: [
         .target(
@@ -32,11 +34,16 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 "CCurl",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                "CLibCrypto",
             ],
             plugins: ["EmbedMigrationsPlugin"]
         ),
         // libcurl's multi interface, for the HTTP transport; the header adds non-variadic setters Swift can call.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto, for SHA-256: session tokens are stored only as their hash, and CSRF tokens are
+        // derived from the session token; the system library costs no build time, where swift-crypto builds BoringSSL.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .executableTarget(
             name: "mustc",
             dependencies: [

@@ -17,6 +17,7 @@ struct Mustc: AsyncParsableCommand {
             MoviesCommand.self, ChangesCommand.self,
             ImportCommand.self, ExportCommand.self,
             FetchCommand.self, StatusCommand.self,
+            PasswordCommand.self,
         ]
     )
 }

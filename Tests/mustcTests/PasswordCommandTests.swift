@@ -1,0 +1,65 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// `mustc password` from a pipe, as a script or a provisioning tool would run it.
+@Suite struct PasswordCommandTests {
+    let mustc = MustcBinary()
+
+    func input(_ text: String) throws -> String {
+        let path = mustc.home.file("stdin-\(UUID().uuidString)")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func password(_ arguments: [String] = [], stdin text: String) async throws -> Outcome {
+        let running = try mustc.start(["password"] + arguments, stdin: try input(text))
+        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
+        #expect(exited)
+        return outcome
+    }
+
+    func storedHash() throws -> String {
+        try sqlite(mustc.databasePath, "SELECT value FROM setting WHERE name = 'web.passwordHash'")
+    }
+
+    @Test func setChangeAndRemoveStoreOnlyAHashAndSignEveryBrowserOut() async throws {
+        let set = try await password(stdin: "popcorn on sunday\n")
+        #expect(set.status == 0, "\(set.all)")
+        #expect(set.stdout == "The page's password is set.\n")
+        let hash = try storedHash()
+        #expect(hash.hasPrefix("$2b$") && hash.count == 60)
+        #expect(!set.all.contains("popcorn") && !set.all.contains(hash))
+
+        _ = try sqlite(
+            mustc.databasePath,
+            "INSERT INTO webSession VALUES ('a', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000'), "
+                + "('b', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000')")
+        let changed = try await password(stdin: "crisps on monday\r\n")
+        #expect(changed.status == 0, "\(changed.all)")
+        #expect(changed.stdout == "The page's password is changed; 2 signed-in browsers were signed out.\n")
+        #expect(try storedHash() != hash)
+        #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM webSession") == "0")
+
+        let removed = try await password(["--remove"], stdin: "")
+        #expect(removed.status == 0)
+        #expect(removed.stdout == "The page's password is removed: the page is read-only.\n")
+        #expect(try storedHash() == "")
+        let again = try await password(["--remove"], stdin: "")
+        #expect(again.stdout == "There was no password for the page; nothing changed.\n")
+    }
+
+    @Test(arguments: [
+        ("short\n", "at least 8 characters"), ("", "no password on standard input"),
+        ("tab\there is bad\n", "control characters"), (String(repeating: "x", count: 73) + "\n", "at most 72 bytes"),
+    ])
+    func aPasswordThatCannotBeUsedChangesNothing(_ text: String, _ message: String) async throws {
+        _ = try await password(stdin: "popcorn on sunday\n")
+        let hash = try storedHash()
+        let outcome = try await password(stdin: text)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("nothing was changed"))
+        #expect(try storedHash() == hash)
+    }
+}
