@@ -1,0 +1,56 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// Edits from the command line while `fetch --force` writes against a slow stub: each edit waits its turn for the
+/// write lock (IMMEDIATE transactions, busy timeout) and succeeds; none says "database is locked".
+@Suite final class EditDuringFetchTests {
+    let stub: TMDBStubServer
+    let mustc: MustcBinary
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.identity + StubMovie.synthetic(200))
+        try stub.start()
+        var mustc = MustcBinary(stub: stub)
+        let config = mustc.home.file("config.json")
+        try #"""
+        {"fetch": {"maxConcurrentOperations": 4, "writeBatchSize": 10},
+         "tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "5s"}}
+        """#.write(toFile: config, atomically: true, encoding: .utf8)
+        mustc.environment["MUSTC_CONFIG"] = config
+        self.mustc = mustc
+    }
+
+    deinit { stub.stop() }
+
+    func resolvedCount() throws -> Int {
+        Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL")) ?? 0
+    }
+
+    @Test func addRemoveAndResolveSucceedWhileAFetchWrites() async throws {
+        try await mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
+        stub.latency = 0.1
+        let fetch = try mustc.start(["fetch", "--force"])
+        // Wait until the fetch has written: the edits below then meet its write transactions.
+        let deadline = Date().addingTimeInterval(60)
+        while try resolvedCount() < 10, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try resolvedCount() >= 10)
+
+        let add = try await mustc("add", "Ann", "Dune (2021)")
+        #expect(add.status == 0, "\(add.all)")
+        #expect(add.stdout.contains("id 438631"), "\(add.all)")
+        let remove = try await mustc("remove", "Bob", "Movie 7")
+        #expect(remove.status == 0, "\(remove.all)")
+        let resolve = try await mustc("resolve", "Ann", "Dune (2021)", "tmdb:841")
+        #expect(resolve.status == 0, "\(resolve.all)")
+        // The edits happened while the fetch ran (200 movies at 100 ms, 4 at a time: about 5 s), not after it.
+        #expect(fetch.process.isRunning)
+        let fetched = await fetch.wait()
+        #expect(fetched.status == 0, "\(fetched.all)")
+        for outcome in [add, remove, resolve, fetched] { #expect(!outcome.all.contains("locked")) }
+        #expect(try resolvedCount() == 200, "\(fetched.all)")
+        let ann = try await mustc("ratings", "--member", "Ann", "--format", "json").json()
+        let movies = (ann["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]]
+        #expect(movies?.map { $0["remoteId"] as? Int } == [841])
+    }
+}
