@@ -21,6 +21,16 @@ import Testing
         #expect(limiter.check("10.0.0.7", at: start + 60) == .allowed)
     }
 
+    @Test func anAttemptForgivenForTheRightPasswordDoesNotCount() {
+        var limiter = SignInLimiter()
+        for second in 0..<5 {
+            limiter.recordFailure("10.0.0.7", at: start + Double(second))
+            limiter.forgive("10.0.0.7")
+        }
+        #expect(limiter.check("10.0.0.7", at: start + 5) == .allowed)
+        #expect(limiter.rememberedClients == 0)
+    }
+
     @Test func theLimiterForgetsQuietAddressesAndStaysBounded() {
         var limiter = SignInLimiter(maxClients: 100)
         for index in 0..<1_000 { limiter.recordFailure("10.0.\(index / 256).\(index % 256)", at: start) }

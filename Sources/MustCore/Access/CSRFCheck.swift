@@ -29,7 +29,7 @@ public enum CSRFCheck {
     /// `Origin` is scheme://host[:port]; it matches when its host and port are the request's `Host`. The scheme is
     /// not compared: behind a TLS proxy the browser says https while the server hears http. "null" (a sandboxed
     /// or privacy-stripped origin) never matches.
-    static func sameSite(origin: String, host: String?) -> Bool {
+    public static func sameSite(origin: String, host: String?) -> Bool {
         guard let host, !host.isEmpty, let components = URLComponents(string: origin),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let originHost = components.host, components.path.isEmpty

@@ -38,6 +38,14 @@ public struct SignInLimiter: Sendable {
         if failures.count > maxClients { forgetOldest(at: now) }
     }
 
+    /// Takes back the last failure recorded for `client`: an attempt is counted before its password is checked,
+    /// so parallel guesses cannot pass the limit, and forgiven when the password was right.
+    public mutating func forgive(_ client: String) {
+        guard var recent = failures[client], !recent.isEmpty else { return }
+        recent.removeLast()
+        failures[client] = recent.isEmpty ? nil : recent
+    }
+
     /// How many clients are remembered (for tests of the bound).
     public var rememberedClients: Int { failures.count }
 

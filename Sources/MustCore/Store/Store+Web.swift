@@ -79,3 +79,15 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// The candidates saved for a movie no TMDB title matched exactly, best first: the page's settle buttons.
+    public func candidates(movieId: Int64) throws(StoreError) -> [MovieCandidate] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT remoteId, title, year FROM movieCandidate WHERE movieId = ? ORDER BY rank",
+                arguments: [movieId]
+            ).map { MovieCandidate(remoteId: $0[0], title: $0[1], year: $0[2]) }
+        }
+    }
+}
