@@ -16,7 +16,7 @@ struct Mustc: AsyncParsableCommand {
             AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
             MoviesCommand.self, ChangesCommand.self,
             ImportCommand.self, ExportCommand.self,
-            FetchCommand.self, StatusCommand.self,
+            FetchCommand.self, StatusCommand.self, ServeCommand.self,
             PasswordCommand.self,
         ]
     )

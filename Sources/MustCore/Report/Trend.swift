@@ -37,28 +37,28 @@ public struct MovieTrend: Sendable, Equatable, Encodable {
 }
 
 /// Signed deltas and "before → after" cells for the text tables.
-enum Trend {
+public enum Trend {
     /// " (+0.2)" or " (-1.4)"; empty when the change rounds to nothing at one decimal, or is unknown.
-    static func suffix(_ delta: Double?) -> String {
+    public static func suffix(_ delta: Double?) -> String {
         guard let delta else { return "" }
         let text = RatingsReport.oneDecimal(abs(delta))
         guard text != "0.0" else { return "" }
         return " (\(delta < 0 ? "-" : "+")\(text))"
     }
 
-    static func suffix(_ delta: Int?) -> String {
+    public static func suffix(_ delta: Int?) -> String {
         guard let delta, delta != 0 else { return "" }
         return " (\(delta < 0 ? "-" : "+")\(abs(delta)))"
     }
 
     /// "7.9 → 8.1 (+0.2)", with "–" for an unknown figure.
-    static func moved(_ first: Double?, _ last: Double?) -> String {
+    public static func moved(_ first: Double?, _ last: Double?) -> String {
         let delta = first.flatMap { first in last.map { $0 - first } }
         return (first.map(RatingsReport.oneDecimal) ?? "–") + " → " + (last.map(RatingsReport.oneDecimal) ?? "–")
             + suffix(delta)
     }
 
-    static func moved(_ first: Int?, _ last: Int?) -> String {
+    public static func moved(_ first: Int?, _ last: Int?) -> String {
         let delta = first.flatMap { first in last.map { $0 - first } }
         return (first.map(String.init) ?? "–") + " → " + (last.map(String.init) ?? "–") + suffix(delta)
     }
