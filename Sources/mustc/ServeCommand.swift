@@ -35,7 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
                     "warning: listening on \(address): anyone on the network can read these pages; there is no "
                         + "sign-in yet")
             }
-            let server = try WebServer(store: store, listen: address, logger: global.logger)
+            let edits = WebEdits(path: global.databasePath(config), config: config, logger: global.logger)
+            let server = try WebServer(store: store, listen: address, edits: edits, logger: global.logger)
             do {
                 // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.
                 try await server.run { url in

@@ -5,9 +5,10 @@ import MustCore
 /// Every address the server answers, in one place. Pages and JSON are GET only; a later form adds its POST routes
 /// here, beside the pages they belong to.
 enum Routes {
-    static func register(on router: Router<BasicRequestContext>, pages: Pages) {
+    static func register(on router: Router<PageContext>, pages: Pages, edits: WebEdits?) throws {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorPages(site: pages.site))
+        if let edits { try EditRoutes.register(on: router, edits: edits) }
         router.add(middleware: Freshness(reader: pages.reader))
 
         router.get("/") { _, _ in try await pages.home() }
@@ -46,7 +47,7 @@ enum Routes {
     }
 }
 
-extension BasicRequestContext {
+extension PageContext {
     /// A path parameter, percent-decoded once; a malformed escape is a 400.
     func decoded(_ name: String) throws -> String {
         let raw = try parameters.require(name)

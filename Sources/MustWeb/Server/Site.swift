@@ -14,7 +14,7 @@ struct Site: Sendable {
     }
 
     func page(_ model: Any, template: String, status: HTTPResponse.Status = .ok) -> Response {
-        let html = library.render(model, withTemplate: template) ?? ""
+        let html = PageInsert.apply(library.render(model, withTemplate: template) ?? "")
         return Self.response(html, type: "text/html; charset=utf-8", status: status)
     }
 

@@ -23,8 +23,13 @@ public struct WebServer: Sendable {
     let listen: ListenAddress
     let limits: Limits
     let logger: Logger
+    /// Sign-in and the edit forms; nil keeps the page read-only.
+    let edits: WebEdits?
 
-    public init(store: Store, listen: ListenAddress, limits: Limits = Limits(), logger: Logger) throws {
+    public init(
+        store: Store, listen: ListenAddress, limits: Limits = Limits(), edits: WebEdits? = nil, logger: Logger
+    ) throws {
+        self.edits = edits
         self.pages = Pages(reader: StoreReader(store: store), site: try Site())
         self.listen = listen
         self.limits = limits
@@ -33,8 +38,8 @@ public struct WebServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the URL once the socket is bound (port 0 resolved).
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
-        let router = Router()
-        Routes.register(on: router, pages: pages)
+        let router = Router(context: PageContext.self)
+        try Routes.register(on: router, pages: pages, edits: edits)
         let limits = limits
         let host = listen.host
         let app = Application(

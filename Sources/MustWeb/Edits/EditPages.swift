@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MustCore
+import Mustache
+
+/// Renders the sign-in page, the confirmation, and the forms a signed-in viewer sees on the pages; the layout and
+/// navigation are the pages' own templates.
+struct EditPages: Sendable {
+    let library: MustacheLibrary
+
+    init() throws {
+        var library = MustacheLibrary()
+        for (name, source) in Templates.all.merging(EditTemplates.all, uniquingKeysWith: { page, _ in page }) {
+            try library.register(source, named: name)
+        }
+        self.library = library
+    }
+
+    func render(_ model: Any, _ template: String) -> String {
+        library.render(model, withTemplate: template) ?? ""
+    }
+
+    func page(_ model: Any, _ template: String, status: HTTPResponse.Status = .ok) -> Response {
+        var response = Site.response(render(model, template), type: "text/html; charset=utf-8", status: status)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// A refusal as the pages' error page, with its status (403, 413, 429).
+    func refusal(_ status: HTTPResponse.Status, heading: String, _ message: String) -> Response {
+        var response = page(PageError(status: status, heading: heading, message: message), "error", status: status)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}
+
+// MARK: What the templates read.
+
+struct SignInModel {
+    var message: String?
+    var off: String?
+    var signedIn: Bool
+    var form: Bool
+    var csrf: String?
+}
+
+struct ConfirmRemoveModel {
+    var member: String
+    var shown: String
+    var movie: String
+    var action: String
+    var back: String
+    var csrf: String
+}
+
+struct NoticeModel {
+    var lines: [String]
+    var choices: [SettleChoice]
+    var isError: Bool
+
+    init?(_ notice: EditNotice?) {
+        guard let notice else { return nil }
+        lines = notice.lines
+        choices = notice.choices
+        isError = notice.isError
+    }
+}
+
+struct BarModel {
+    var csrf: String
+}
+
+struct HomeFormsModel {
+    var csrf: String
+    var notice: NoticeModel?
+}
+
+struct MemberFormsModel {
+    struct Movie {
+        var shown: String
+        var href: String
+    }
+
+    var csrf: String
+    var notice: NoticeModel?
+    var addAction: String
+    var movies: [Movie]
+    /// Stored, not computed: Mustache reads properties through reflection, which sees only stored ones.
+    var hasMovies: Bool
+
+    init(csrf: String, notice: NoticeModel?, addAction: String, movies: [Movie]) {
+        self.csrf = csrf
+        self.notice = notice
+        self.addAction = addAction
+        self.movies = movies
+        hasMovies = !movies.isEmpty
+    }
+}
+
+struct MovieFormsModel {
+    struct Keeper {
+        var member: String
+        var movie: String
+        var back: String
+        var choices: [SettleChoice]
+        var hasCandidates: Bool
+
+        init(member: String, movie: String, back: String, choices: [SettleChoice]) {
+            self.member = member
+            self.movie = movie
+            self.back = back
+            self.choices = choices
+            hasCandidates = !choices.isEmpty
+        }
+    }
+
+    var csrf: String
+    var notice: NoticeModel?
+    var keeper: Keeper?
+
+    init(csrf: String, notice: NoticeModel? = nil, keeper: Keeper? = nil) {
+        self.csrf = csrf
+        self.notice = notice
+        self.keeper = keeper
+    }
+}
+
+struct StatusFormsModel {
+    struct Movie {
+        var shown: String
+        var choices: [SettleChoice]
+    }
+
+    var csrf: String
+    var notice: NoticeModel?
+    var movies: [Movie]
+    var hasMovies: Bool
+
+    init(csrf: String, notice: NoticeModel?, movies: [Movie]) {
+        self.csrf = csrf
+        self.notice = notice
+        self.movies = movies
+        hasMovies = !movies.isEmpty
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// Edits from the page (issue 19) through the built binary and a real headless Chromium (Selenium):
+/// `Tests/browser/edits.py` starts the `tmdb-stub` binary (50 ms a request) and `mustc serve`, drives the browser,
+/// checks the lists with `mustc ratings --format json`, and reports each check; every one must pass.
+@Suite(.serialized) struct PageEditTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appending(path: "../browser/edits.py").standardized
+
+    struct Check: Decodable {
+        var name: String
+        var ok: Bool
+        var detail: String
+    }
+
+    func run(_ scenario: String) async throws -> [Check] {
+        let home = TemporaryDirectory("page-edits")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", Self.script.path, MustcBinary.url.deletingLastPathComponent().path, home.path, scenario,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        for secret in ["TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "MUSTC_CONFIG"] { environment[secret] = nil }
+        process.environment = environment
+        let output = home.file("report.json")
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // The script bounds each step; this bounds the whole run (Chromium on a loaded 2-core machine is slow).
+        let deadline = Date().addingTimeInterval(600)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
+        struct Report: Decodable { var checks: [Check] }
+        let checks = try JSONDecoder().decode(Report.self, from: data).checks
+        #expect(!checks.isEmpty)
+        for check in checks { #expect(check.ok, "\(check.name): \(check.detail)") }
+        return checks
+    }
+
+    @Test func signInAddSettleRemoveAndEveryRefusal() async throws {
+        let names = Set(try await run("browser").map(\.name))
+        // The issue's list, each a named check in the script.
+        for expected in [
+            "add Dune (2021): ratings shows 438631 on Ann's list", "fuzzy title: nothing is linked",
+            "clicking a candidate links it", "remove: a confirmation step", "remove: gone from ratings",
+            "wrong password: no session", "six wrong attempts in a minute: the sixth gets 429",
+            "a POST with the session but no CSRF token: 403", "a POST from another site's Origin: 403",
+            "signed out: no forms on the member page", "signed out: a POST is refused",
+            "the session survives a restart of serve", "a new password ends the session: no forms",
+            "during fetch: the add ran while the fetch did", "during fetch: the fetch succeeded",
+            "during fetch: the add succeeded",
+        ] {
+            #expect(names.contains(expected), "missing check \(expected)")
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to run mustc serve as another user"))
+    func aServerThatCannotWriteStaysReadOnlyAndSaysWhy() async throws {
+        let names = try await run("read-only").map(\.name)
+        #expect(names.contains("read-only: /signin says why"))
+    }
+}
