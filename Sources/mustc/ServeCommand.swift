@@ -6,11 +6,13 @@ import MustWeb
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the family's page: the lists, ratings, changes and status, read-only, in any browser.",
+        abstract: "Serve the family's page: the lists, ratings, changes and status, in any browser.",
         discussion: """
             Runs in the foreground until SIGINT or SIGTERM. The first line on standard output is the URL it serves. \
-            The pages only read the database, as `mustc ratings` does, and there is no sign-in: anyone who can reach \
-            the address can read the lists.
+            Anyone who can reach the address can read the lists. Once `mustc password` has set the family's \
+            password, a browser signed in at /signin can add, remove and settle movies, by the same rules as \
+            `mustc add`, `remove` and `resolve`; without a password, or when this user cannot write the database, \
+            the page is read-only.
             """
     )
 
@@ -32,8 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
             let store = try global.openStoreForReading(config)
             if !address.isLoopback {
                 Output.note(
-                    "warning: listening on \(address): anyone on the network can read these pages; there is no "
-                        + "sign-in yet")
+                    "warning: listening on \(address): anyone on the network can read these pages; edits need the "
+                        + "family password (`mustc password`), which crosses the network in the clear without a TLS "
+                        + "proxy in front (see the README)")
             }
             let edits = WebEdits(path: global.databasePath(config), config: config, logger: global.logger)
             let server = try WebServer(store: store, listen: address, edits: edits, logger: global.logger)

@@ -20,6 +20,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 BUILD, HOME = sys.argv[1], sys.argv[2]
 SCENARIO = sys.argv[3] if len(sys.argv) > 3 else "browser"
@@ -113,11 +115,19 @@ def notice(driver):
     return " ".join(element.text for element in found)
 
 
+def navigating(driver, action):
+    """Runs an action that loads a new page (a submit, a click), and waits until that page has replaced this one."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    action()
+    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
 def submit_field(driver, name, value):
     field = driver.find_element(By.NAME, name)
     field.clear()
     field.send_keys(value)
-    field.submit()
+    navigating(driver, field.submit)
 
 
 def session_cookie(driver):
@@ -149,9 +159,15 @@ def browser_scenario():
         driver.get(url + "/members/Ann")
         check("the session survives a restart of serve", driver.find_elements(By.NAME, "movie"), driver.page_source)
         during_fetch(driver, url)
+        status, headers, _ = request(url + "/signin", {"password": PASSWORD}, {"X-Forwarded-Proto": "https"})
+        cookie = headers.get("Set-Cookie", "")
+        check("behind an HTTPS proxy the cookie is Secure", status == 303 and "; Secure" in cookie, (status, headers))
+        check("the cookie's token never reaches the database",
+              subprocess.run(["sqlite3", HOME + "/data/mustc/mustc.sqlite", "SELECT tokenHash FROM webSession"],
+                             capture_output=True, text=True).stdout.count(cookie.split(";")[0].split("=")[-1]) == 0)
         done = mustc("password", stdin=NEW_PASSWORD + "\n")
-        check("a new password ends the session: the command says so", "1 signed-in browser was signed out" in done.stdout,
-              done.stdout + done.stderr)
+        check("a new password ends the sessions: the command says so",
+              "2 signed-in browsers were signed out" in done.stdout, done.stdout + done.stderr)
         driver.get(url + "/members/Ann")
         check("a new password ends the session: no forms", not post_forms(driver), driver.page_source)
         limiter(url)
@@ -205,7 +221,7 @@ def add_and_settle(driver, url):
     check("fuzzy title: nothing is linked", lion and lion[0].get("remoteId") is None, lion)
     chosen = [button for button in buttons if "tmdb:8587" in button.text]
     if chosen:
-        chosen[0].click()
+        navigating(driver, chosen[0].click)
         ids = [movie.get("remoteId") for movie in ratings("Ann")]
         check("clicking a candidate links it", 8587 in ids, ids)
         check("clicking a candidate opens its movie page", driver.current_url.endswith("/movies/8587"),
@@ -222,10 +238,10 @@ def remove(driver, url):
     check("remove: a link for Up", links, driver.page_source)
     if not links:
         return
-    links[0].click()
+    navigating(driver, links[0].click)
     check("remove: a confirmation step", "Remove Up" in driver.page_source and
           [title["title"] for title in ratings("Ann")].count("Up") == 1, driver.page_source)
-    driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
+    navigating(driver, driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click)
     check("remove: the page says so", "Ann no longer has" in notice(driver), notice(driver))
     titles = [movie["title"] for movie in ratings("Ann")]
     check("remove: gone from ratings", "Up" not in titles, titles)
