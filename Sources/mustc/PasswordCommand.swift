@@ -69,10 +69,10 @@ enum SilentInput {
         if canHide {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
-            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
         }
         defer {
-            if canHide { _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            if canHide { _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
             FileHandle.standardError.write(Data("\n".utf8))
         }
         guard let line = readLine(strippingNewline: true) else {

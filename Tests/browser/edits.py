@@ -52,7 +52,7 @@ def ratings(member):
 
 
 def start_stub():
-    stub = subprocess.Popen([os.path.join(BUILD, "tmdb-stub"), "--movies", "200", "--latency-ms", "50"],
+    stub = subprocess.Popen([os.path.join(BUILD, "tmdb-stub"), "--movies", "400", "--latency-ms", "50"],
                             stdout=subprocess.PIPE, text=True)
     children.append(stub)
     base = stub.stdout.readline().strip()
@@ -264,16 +264,17 @@ def forged_posts(driver, url):
 
 
 def during_fetch(driver, url):
-    done = mustc("add", "--no-lookup", "Bob", *["Movie %d" % n for n in range(1, 201)])
-    check("during fetch: 200 movies to fetch", done.returncode == 0, done.stderr)
+    done = mustc("add", "--no-lookup", "Bob", *["Movie %d" % n for n in range(1, 401)])
+    check("during fetch: 400 movies to fetch", done.returncode == 0, done.stderr)
     fetch = subprocess.Popen([MUSTC, "fetch", "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=env())
     children.append(fetch)
     time.sleep(0.5)
     driver.get(url + "/")
     driver.find_element(By.NAME, "member").send_keys("Cy")
-    submit_field(driver, "movie", "Dune (1984)")
+    # 400 movies at 50 ms, 4 at a time: the fetch runs about 5 s; the add is sent while it does.
     still_running = fetch.poll() is None
+    submit_field(driver, "movie", "Dune (1984)")
     out, err = fetch.communicate(timeout=300)
     check("during fetch: the add ran while the fetch did", still_running)
     check("during fetch: the fetch succeeded", fetch.returncode == 0, out + err)

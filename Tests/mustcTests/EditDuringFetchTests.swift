@@ -29,22 +29,24 @@ import Testing
 
     @Test func addRemoveAndResolveSucceedWhileAFetchWrites() async throws {
         try await mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
-        stub.latency = 0.1
+        stub.latency = 0.25
         let fetch = try mustc.start(["fetch", "--force"])
         // Wait until the fetch has written: the edits below then meet its write transactions.
         let deadline = Date().addingTimeInterval(60)
         while try resolvedCount() < 10, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try resolvedCount() >= 10)
 
+        // Each edit starts while the fetch runs (200 movies at 250 ms, 4 at a time: about 12 s).
+        #expect(fetch.process.isRunning)
         let add = try await mustc("add", "Ann", "Dune (2021)")
         #expect(add.status == 0, "\(add.all)")
         #expect(add.stdout.contains("id 438631"), "\(add.all)")
+        #expect(fetch.process.isRunning)
         let remove = try await mustc("remove", "Bob", "Movie 7")
         #expect(remove.status == 0, "\(remove.all)")
+        #expect(fetch.process.isRunning)
         let resolve = try await mustc("resolve", "Ann", "Dune (2021)", "tmdb:841")
         #expect(resolve.status == 0, "\(resolve.all)")
-        // The edits happened while the fetch ran (200 movies at 100 ms, 4 at a time: about 5 s), not after it.
-        #expect(fetch.process.isRunning)
         let fetched = await fetch.wait()
         #expect(fetched.status == 0, "\(fetched.all)")
         for outcome in [add, remove, resolve, fetched] { #expect(!outcome.all.contains("locked")) }

@@ -62,4 +62,27 @@ import Testing
         #expect(outcome.stderr.contains("nothing was changed"))
         #expect(try storedHash() == hash)
     }
+
+    /// At a terminal (a pty from script(1)) it asks twice, and refuses two different answers.
+    func atTerminal(_ arguments: [String], typing input: String) async throws -> Outcome {
+        let command = ([MustcBinary.url.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        var terminal = mustc
+        terminal.executable = URL(fileURLWithPath: "/usr/bin/script")
+        let running = try terminal.start(["-q", "-e", "-c", command, "/dev/null"], stdin: try self.input(input))
+        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
+        #expect(exited)
+        return outcome
+    }
+
+    @Test func atATerminalItAsksTwice() async throws {
+        let differ = try await atTerminal(["password"], typing: "popcorn on sunday\ncrisps on monday\n")
+        #expect(differ.status == 64, "\(differ.all)")
+        #expect(differ.all.contains("the two passwords differ; nothing was changed"), "\(differ.all)")
+        #expect(try storedHash() == "")
+        let set = try await atTerminal(["password"], typing: "popcorn on sunday\npopcorn on sunday\n")
+        #expect(set.status == 0, "\(set.all)")
+        #expect(set.all.contains("New password for the page: ") && set.all.contains("Again, to be sure: "))
+        #expect(set.all.contains("The page's password is set."))
+        #expect(try storedHash().hasPrefix("$2b$"))
+    }
 }
