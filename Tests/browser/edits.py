@@ -153,6 +153,7 @@ def browser_scenario():
         sign_in(driver, url)
         add_and_settle(driver, url)
         remove(driver, url)
+        settle_from_status(driver, url)
         forged_posts(driver, url)
         stop(serve)
         serve, url = start_serve()
@@ -247,6 +248,20 @@ def remove(driver, url):
     check("remove: gone from ratings", "Up" not in titles, titles)
 
 
+def settle_from_status(driver, url):
+    done = mustc("add", "Bob", "Disney")
+    check("status: a movie that needs a choice", "none was taken" in done.stdout, done.stdout + done.stderr)
+    driver.get(url + "/status")
+    buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "#settle ~ form.settle button, section form.settle button")
+               if "tmdb:603692" in b.text]
+    check("status: a button for each candidate", buttons, driver.page_source)
+    if buttons:
+        navigating(driver, buttons[0].click)
+        check("status: settling goes back to /status", driver.current_url.endswith("/status"), driver.current_url)
+        ids = [movie.get("remoteId") for movie in ratings("Bob")]
+        check("status: settled from /status", 603692 in ids, ids)
+
+
 def forged_posts(driver, url):
     driver.get(url + "/members/Ann")
     cookie, token = session_cookie(driver), csrf_of(driver)
@@ -328,7 +343,8 @@ try:
     else:
         browser_scenario()
 except Exception as error:  # a crash is a failed check, with its reason
-    check("the scenario ran to the end", False, repr(error))
+    import traceback
+    check("the scenario ran to the end", False, traceback.format_exc()[-1500:])
 finally:
     for child in children:
         if child.poll() is None:

@@ -55,7 +55,8 @@ import Testing
             "a POST with the session but no CSRF token: 403", "a POST from another site's Origin: 403",
             "signed out: no forms on the member page", "signed out: a POST is refused",
             "the session survives a restart of serve", "a new password ends the session: no forms",
-            "behind an HTTPS proxy the cookie is Secure",
+            "behind an HTTPS proxy the cookie is Secure", "status: settled from /status",
+            "settling a wrong remake from its movie page",
             "during fetch: the add ran while the fetch did", "during fetch: the fetch succeeded",
             "during fetch: the add succeeded",
         ] {
