@@ -154,7 +154,7 @@ import Testing
             let bad = outcome.all.unicodeScalars.filter { forbidden.contains($0) }
             #expect(bad.isEmpty, "\(name) printed \(bad.map { String($0.value, radix: 16) })")
         }
-        #expect(outputs[0].1.stdout.contains("Evil\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{85}Film\\u{202E}drow"))
+        #expect(outputs[0].1.stdout.contains("Evil\\u001B]0;pwned\\u0007\\u001B[2J\\u0085Film\\u202Edrow"))
         // JSON keeps the exact text.
         #expect(try await annsMovies().first?["title"] as? String == Self.hostile)
     }
