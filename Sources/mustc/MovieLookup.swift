@@ -14,7 +14,7 @@ struct MovieLookup {
         case .remakes(let asked, let remote, let taken, let others):
             Self.tell(taken, remote)
             print(
-                "  \"\(asked)\" is the title of \(others.count + 1) TMDB movies; took the most popular, "
+                "  \(quoted("\(asked)")) is the title of \(others.count + 1) TMDB movies; took the most popular, "
                     + "\(Self.shown(remote)). If you meant another:")
             let named = MovieReference.title(taken.title, year: taken.year)
             for (index, other) in others.enumerated() {
@@ -23,8 +23,16 @@ struct MovieLookup {
             if Prompt.isInteractive, let chosen = Prompt.choose(others.count, none: "to keep it") {
                 Self.tell(try editor.take(others[chosen], movieId: taken.movieId), others[chosen])
             }
-        case .needsChoice(let asked, let candidates):
-            print("  No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:")
+        case .needsChoice(let asked, let candidates, let tied):
+            if tied {
+                print(
+                    "  \(candidates.count) TMDB movies are titled exactly \(quoted("\(asked)")) and none is more popular, "
+                        + "so none was taken; it is kept without a TMDB id. Pick one:")
+            } else {
+                print(
+                    "  No TMDB title is exactly \(quoted("\(asked)")), so none was taken; it is kept without a TMDB id. "
+                        + "Pick one:")
+            }
             for (index, candidate) in candidates.enumerated() {
                 print(Self.pick(member: link.member, movie: asked, candidate, number: index + 1))
             }
@@ -32,13 +40,13 @@ struct MovieLookup {
                 Self.tell(try editor.take(candidates[chosen], movieId: link.movieId), candidates[chosen])
             }
         case .nothingFound(let asked):
-            Output.note("TMDB found nothing for \"\(asked)\"; it is saved and the next fetch will try again.")
+            Output.note("TMDB found nothing for \(quoted("\(asked)")); it is saved and the next fetch will try again.")
         case .unknownIMDb(let id):
             Output.note("TMDB knows no movie with IMDb id \(id); it is kept without a TMDB id.")
         case .unknownToTMDB(let reference):
             Output.note("TMDB has no movie \(reference); it is kept, and the next fetch will try again.")
         case .unavailable(let error):
-            Output.note("\(error); \"\(link.shown)\" is saved and its rating will come with the next fetch.")
+            Output.note("\(error); \(quoted(link.shown)) is saved and its rating will come with the next fetch.")
         }
     }
 
@@ -46,7 +54,7 @@ struct MovieLookup {
     private static func tell(_ resolved: ResolveOutcome, _ remote: RemoteMovie) {
         if let merged = resolved.merged {
             print(
-                "  \"\(merged)\" and \"\(resolved.shown)\" are the same TMDB movie: merged into one, "
+                "  \(quoted(merged)) and \(quoted(resolved.shown)) are the same TMDB movie: merged into one, "
                     + "keeping every member and spelling of both.")
         }
         print("  TMDB: \(Describe.ratings(of: remote))")
@@ -69,9 +77,9 @@ enum Describe {
         if let year = movie.releaseDate?.prefix(4) { parts[0] += " (\(year))" }
         parts.append("id \(movie.id)")
         if let average = movie.voteAverage, let count = movie.voteCount {
-            parts.append(String(format: "rated %.1f from %d votes", average, count))
+            parts.append("rated \(FigureText.plain(average)) from \(count) \(count == 1 ? "vote" : "votes")")
         }
-        if let popularity = movie.popularity { parts.append(String(format: "popularity %.1f", popularity)) }
+        if let popularity = movie.popularity { parts.append("popularity \(FigureText.plain(popularity))") }
         return parts.joined(separator: ", ")
     }
 }

@@ -56,7 +56,7 @@ import Testing
 
     @Test func aFuzzyTitleLinksNothingAndSavesItsCandidates() async throws {
         let outcome = try await add("Bob", "Lion King")
-        guard case .needsChoice(_, let candidates) = outcome else {
+        guard case .needsChoice(_, let candidates, tied: false) = outcome else {
             Issue.record("\(outcome)")
             return
         }

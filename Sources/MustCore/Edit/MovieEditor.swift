@@ -7,8 +7,9 @@ public enum LookupOutcome: Sendable, Equatable {
     case taken(RemoteMovie, ResolveOutcome)
     /// Several TMDB movies have the title (remakes): the most popular was taken; `others` may be picked instead.
     case remakes(asked: MovieReference, RemoteMovie, ResolveOutcome, others: [RemoteMovie])
-    /// No TMDB title is exactly the one asked: none taken, the candidates are saved for a choice.
-    case needsChoice(asked: MovieReference, candidates: [RemoteMovie])
+    /// No TMDB title is exactly the one asked, or (`tied`) several are and none is more popular: none taken, the
+    /// candidates are saved for a choice.
+    case needsChoice(asked: MovieReference, candidates: [RemoteMovie], tied: Bool)
     /// TMDB's search found nothing for the title.
     case nothingFound(asked: MovieReference)
     /// TMDB knows no movie with this IMDb id.
@@ -82,11 +83,12 @@ public struct MovieEditor: Sendable {
             return .remakes(asked: asked, remote, try take(remote, movieId: link.movieId), others: others)
         case .needsChoice(let candidates) where candidates.isEmpty:
             return .nothingFound(asked: asked)
-        case .needsChoice(let candidates):
+        case .needsChoice(let candidates), .tied(let candidates):
             try store.saveCandidates(
                 movieId: link.movieId,
                 candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
-            return .needsChoice(asked: asked, candidates: candidates)
+            let tied = if case .tied = match { true } else { false }
+            return .needsChoice(asked: asked, candidates: candidates, tied: tied)
         }
     }
 

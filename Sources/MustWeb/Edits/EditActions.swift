@@ -46,9 +46,13 @@ extension WebEdits {
                     + "\(Self.shown(remote)). If you meant another:")
             let named = MovieReference.title(taken.title, year: taken.year).description
             notice.choices = others.map { Self.choice(member: link.member, movie: named, $0) }
-        case .needsChoice(let asked, let candidates):
+        case .needsChoice(let asked, let candidates, let tied):
             notice.lines.append(
-                "No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:")
+                tied
+                    ? "\(candidates.count) TMDB movies are titled exactly \"\(asked)\" and none is more popular, so "
+                        + "none was taken; it is kept without a TMDB id. Pick one:"
+                    : "No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:"
+            )
             notice.choices = candidates.map { Self.choice(member: link.member, movie: asked.description, $0) }
         case .nothingFound(let asked):
             notice.lines.append("TMDB found nothing for \"\(asked)\"; it is kept and the next fetch will try again.")
