@@ -149,7 +149,7 @@ extension WebEdits {
         }
         var figures = "TMDB: \(shown(remote))"
         if let average = remote.voteAverage, let count = remote.voteCount {
-            figures += ", rated \(RatingsReport.oneDecimal(average)) from \(count) votes"
+            figures += ", rated \(FigureText.plain(average)) from \(count) \(count == 1 ? "vote" : "votes")"
         }
         return lines + [figures + "."]
     }
