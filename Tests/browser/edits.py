@@ -344,7 +344,10 @@ try:
         browser_scenario()
 except Exception as error:  # a crash is a failed check, with its reason
     import traceback
-    check("the scenario ran to the end", False, traceback.format_exc()[-1500:])
+    from selenium.common.exceptions import WebDriverException
+    # The browser itself failing (chromedriver or Chromium lost under load) is told apart from a check failing.
+    name = "the browser kept running" if isinstance(error, WebDriverException) else "the scenario ran to the end"
+    check(name, False, traceback.format_exc()[-1500:])
 finally:
     for child in children:
         if child.poll() is None:

@@ -15,7 +15,20 @@ import Testing
         var detail: String
     }
 
+    /// Runs the scenario and expects every check to pass. Only when the browser itself was lost (chromedriver or
+    /// Chromium failing on a loaded machine, reported as "the browser kept running") does it run once more, from
+    /// scratch; a failed check is never retried.
     func run(_ scenario: String) async throws -> [Check] {
+        var checks = try await attempt(scenario)
+        if checks.contains(where: { $0.name == "the browser kept running" && !$0.ok }) {
+            checks = try await attempt(scenario)
+        }
+        #expect(!checks.isEmpty)
+        for check in checks { #expect(check.ok, "\(check.name): \(check.detail)") }
+        return checks
+    }
+
+    func attempt(_ scenario: String) async throws -> [Check] {
         let home = TemporaryDirectory("page-edits")
         let process = Process()
         // CI's Python with Selenium (a venv, .ci/run), else the one on PATH.
@@ -39,10 +52,7 @@ import Testing
         process.waitUntilExit()
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
         struct Report: Decodable { var checks: [Check] }
-        let checks = try JSONDecoder().decode(Report.self, from: data).checks
-        #expect(!checks.isEmpty)
-        for check in checks { #expect(check.ok, "\(check.name): \(check.detail)") }
-        return checks
+        return try JSONDecoder().decode(Report.self, from: data).checks
     }
 
     @Test func signInAddSettleRemoveAndEveryRefusal() async throws {

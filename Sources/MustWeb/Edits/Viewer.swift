@@ -29,8 +29,16 @@ extension WebEdits {
         let token = Self.sessionCookie(request.headers)
         let now = clock()
         let sessions = sessions
+        let stamp = DataStamp(
+            database: FileStamp(path: editor.store.path), log: FileStamp(path: editor.store.path + "-wal"))
+        let known = passwordSet.withLock { cached in cached?.stamp == stamp ? cached?.isSet : nil }
+        // Most requests come without a cookie; while the file is unchanged they need no query at all.
+        if known == false { return .editsOff(Self.noPassword) }
+        if known == true, token == nil { return .signedOut }
         return try await blocking {
-            guard try editor.store.passwordHash() != nil else { return Viewer.editsOff(Self.noPassword) }
+            let isSet = try editor.store.passwordHash() != nil
+            self.passwordSet.withLock { $0 = (stamp, isSet) }
+            guard isSet else { return Viewer.editsOff(Self.noPassword) }
             guard let token, let session = try editor.store.session(tokenHash: token.hash) else {
                 return .signedOut
             }

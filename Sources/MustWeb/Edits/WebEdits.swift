@@ -15,6 +15,9 @@ public final class WebEdits: Sendable {
     let sessions = SessionPolicy()
     let limiter = Mutex(SignInLimiter())
     let notices = Mutex(NoticeBoard())
+    /// Whether a password is set, as of the database file's stamp (size and time of the file and its log): a
+    /// password set or removed by `mustc password` writes the file, so the stamp moves with it.
+    let passwordSet = Mutex<(stamp: DataStamp, isSet: Bool)?>(nil)
     let clock: @Sendable () -> Date
     /// Made once: every add from the page shares one rate limiter, as a fetch's lookups do.
     let lookupClient: TMDBClient?
