@@ -46,7 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
                     FileHandle.standardOutput.write(Data("mustc: serving \(url)\n".utf8))
                 }
             } catch {
-                throw Failure.temporary("cannot serve on \(address): \(error)")
+                throw Failure.temporary(
+                    "cannot serve on \(address): \(error); choose another address with --listen, or stop what uses it")
             }
         }
     }

@@ -18,7 +18,7 @@ public struct ChartLine: Sendable, Equatable {
 public enum Charts {
     /// A sparkline of figures in order (evenly spaced): nil for no known figure; one figure is a flat line.
     public static func sparkline(
-        _ values: [Double?], width: Int = 80, height: Int = 20, format: (Double) -> String = Charts.oneDecimal
+        _ values: [Double?], width: Int = 80, height: Int = 20, format: (Double) -> String = FigureText.table
     ) -> ChartLine? {
         let known = values.compactMap { $0 }.filter(\.isFinite)
         guard !known.isEmpty else { return nil }
@@ -33,7 +33,7 @@ public enum Charts {
     /// out. Nil when no figure is known.
     public static func timeline(
         _ points: [(at: Date, value: Double?)], width: Int = 320, height: Int = 120,
-        format: (Double) -> String = Charts.oneDecimal
+        format: (Double) -> String = FigureText.table
     ) -> ChartLine? {
         let known = points.compactMap { point in point.value.flatMap { $0.isFinite ? (point.at, $0) : nil } }
         guard let first = known.first, let last = known.last else { return nil }

@@ -9,9 +9,12 @@ struct HomePage: Sendable {
         var movies: String
     }
 
+    static let shownChanges = 20
     var title = "The family"
     var members: [Member]
     var changes: [ChangeRow]
+    /// "All 1,000 changes" when the week holds more than the page shows.
+    var allChanges: String?
     var fetch: String
     var checks: String
 
@@ -21,7 +24,10 @@ struct HomePage: Sendable {
                 name: $0.name, href: WebPath.member($0.name), movies: $0.movies == 1 ? "1 movie" : "\($0.movies) movies"
             )
         }
-        self.changes = changes.changes.map(ChangeRow.init)
+        // The newest few: a large family's week can hold thousands, which /changes lists in full.
+        self.changes = changes.changes.prefix(Self.shownChanges).map(ChangeRow.init)
+        let count = changes.changes.count
+        allChanges = count > Self.shownChanges ? "All \(Charts.whole(Double(count))) changes" : nil
         self.fetch = Self.fetchLine(status, now: now)
         self.checks = status.checksLine(now: now)
     }

@@ -90,3 +90,14 @@ extension MoviePage.Chart: MustacheParent {
         }
     }
 }
+
+extension HomePage.Member: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "href": href
+        case "movies": movies
+        default: nil
+        }
+    }
+}

@@ -62,9 +62,9 @@ struct MoviePage: Sendable {
         let first = history.first.map { Shown.time($0.at) } ?? ""
         let last = history.last.map { Shown.time($0.at) } ?? ""
         let series: [(String, String, (Figures) -> Double?, (Double) -> String)] = [
-            ("rating", "Vote average", { $0.voteAverage }, RatingsReport.oneDecimal),
+            ("rating", "Vote average", { $0.voteAverage }, FigureText.table),
             ("votes", "Vote count", { $0.voteCount.map(Double.init) }, Charts.whole),
-            ("popularity", "Popularity", { $0.popularity }, RatingsReport.oneDecimal),
+            ("popularity", "Popularity", { $0.popularity }, FigureText.table),
         ]
         return series.compactMap { id, caption, value, format in
             Charts.timeline(history.map { ($0.at, value($0.figures)) }, format: format).map {

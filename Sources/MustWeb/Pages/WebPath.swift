@@ -30,7 +30,8 @@ enum WebPath {
 
 /// How the pages write figures and times.
 enum Shown {
-    static func rating(_ value: Double?) -> String { value.map(RatingsReport.oneDecimal) ?? "–" }
+    /// As TMDB sent it, as the commands' tables show it: "8.437", "8.0".
+    static func rating(_ value: Double?) -> String { value.map(FigureText.table) ?? "–" }
     static func votes(_ value: Int?) -> String { value.map { Charts.whole(Double($0)) } ?? "–" }
     static func time(_ date: Date?) -> String {
         guard let date else { return "never" }
@@ -41,7 +42,7 @@ enum Shown {
 
     /// "up", "down" or "" for a delta, as a CSS class: the arrow's colour is decoration, the sign is in the text.
     static func direction(_ delta: Double?) -> String {
-        guard let delta, RatingsReport.oneDecimal(abs(delta)) != "0.0" else { return "" }
+        guard let delta, delta != 0 else { return "" }
         return delta > 0 ? "up" : "down"
     }
 }

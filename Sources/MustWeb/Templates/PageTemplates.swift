@@ -21,6 +21,7 @@ extension Templates {
         <section aria-labelledby="changed">
         <h2 id="changed">Changed in the last 7 days</h2>
         {{^empty(changes)}}{{>changeRows}}{{/empty(changes)}}
+        {{#allChanges}}<p><a href="/changes?since=7d">{{allChanges}}</a></p>{{/allChanges}}
         {{^changes}}<p>Nothing changed in the last 7 days.</p>{{/changes}}
         </section>
         {{/main}}{{/layout}}
