@@ -14,6 +14,8 @@ public struct LinkOutcome: Sendable, Equatable {
     public var linked: Bool
     /// When TMDB's figures were last written; nil for a movie never looked up.
     public var updatedAt: Date?
+    /// What an imported row's watched mark and rating changed on the link.
+    public var marked = MarkChange()
 
     /// "Dune (1984)", or the title alone when the year is unknown.
     public var shown: String { MovieName.shown(title, year) }
