@@ -100,7 +100,9 @@ struct WatchedCommand: AsyncParsableCommand {
     private func line(_ member: String, _ done: WatchedMovie) -> String {
         let title = "\"\(done.movie.shown)\""
         if undo {
-            return done.changed ? "\(member) has not watched \(title) after all." : "\(member) had not marked \(title) watched; nothing changed."
+            return done.changed
+                ? "\(member) has not watched \(title) after all."
+                : "\(member) had not marked \(title) watched; nothing changed."
         }
         var text = "\(member) watched \(title) on \(on ?? "today")"
         if let rating, let value = OwnRating.parse(rating) { text += ", rated \(value)/10" }

@@ -19,7 +19,9 @@ extension Store {
                 }
                 if !members.contains(where: { $0.id == row[0] }) { members.append((row[0], row[1])) }
             }
-            guard unknown.isEmpty else { return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown) }
+            guard unknown.isEmpty else {
+                return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown)
+            }
             var candidates = try Self.nightCandidates(db, members)
             let windows = try Self.historyWindows(db, since: trendSince)
             // As `ratings --trend`: no history in the window means nothing moved; rounded so 8.1 − 7.9 reads 0.2.

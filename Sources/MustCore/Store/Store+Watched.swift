@@ -8,6 +8,10 @@ public struct WatchedMovie: Sendable, Equatable {
     public var linked: Bool
     /// False when the link already said exactly this.
     public var changed: Bool
+
+    public init(movie: MovieName, linked: Bool, changed: Bool) {
+        (self.movie, self.linked, self.changed) = (movie, linked, changed)
+    }
 }
 
 public enum WatchOutcome: Sendable, Equatable {
@@ -81,7 +85,9 @@ extension Store {
 
     /// The movie each reference names for the member: among theirs first, else (unless `keptOnly`) the one movie
     /// of the library with that name. `changed` is unset; `linked` says whether the member keeps it.
-    private static func watchTargets(_ db: Database, member name: String, _ references: [MovieReference], keptOnly: Bool)
+    private static func watchTargets(
+        _ db: Database, member name: String, _ references: [MovieReference], keptOnly: Bool
+    )
         throws -> WatchOutcome
     {
         var targets: [WatchedMovie] = []
@@ -106,7 +112,9 @@ extension Store {
     }
 
     private static func memberId(_ db: Database, _ name: String) throws -> Int64 {
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+        guard
+            let id = try Int64.fetchOne(
+                db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
         else { throw StoreError.failed(reason: "member vanished while marking") }
         return id
     }
