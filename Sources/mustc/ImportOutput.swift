@@ -106,7 +106,8 @@ final class ImportOutput: Sendable {
             "\(summary.dryRun ? "Would mark" : "Marked") \(summary.markedWatched) watched; "
             + "took \(summary.ratingsTaken) of \(member)'s ratings."
         if summary.marksNotTaken > 0 {
-            marks += " \(summary.marksNotTaken) rows had a rating or day that could not be read (told above)."
+            let rows = summary.marksNotTaken == 1 ? "1 row" : "\(summary.marksNotTaken) rows"
+            marks += " \(rows) had a rating or day that could not be read (told above); not taken."
         }
         return [head, lookups, marks, rest].joined(separator: "\n")
     }

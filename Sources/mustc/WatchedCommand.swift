@@ -72,11 +72,12 @@ struct WatchedCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let references = try movies.map { try MovieArgument.parsed($0, year: year) }
+            let wanted = try mark(now: Date())
             let store = try global.openStore(try global.loadConfig())
             let outcome =
                 undo
                 ? try store.unmarkWatched(member: member, references)
-                : try store.markWatched(member: member, references, mark: try mark(now: Date()))
+                : try store.markWatched(member: member, references, mark: wanted)
             switch outcome {
             case .unknownMember:
                 throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
@@ -92,20 +93,20 @@ struct WatchedCommand: AsyncParsableCommand {
                         + movies.map(\.reference.argument).joined(separator: ", ")
                         + "; name one of them. Nothing was marked.")
             case .done(let member, let movies):
-                for movie in movies { print(line(member, movie)) }
+                for movie in movies { print(line(member, movie, wanted)) }
             }
         }
     }
 
-    private func line(_ member: String, _ done: WatchedMovie) -> String {
+    private func line(_ member: String, _ done: WatchedMovie, _ mark: WatchMark) -> String {
         let title = "\"\(done.movie.shown)\""
         if undo {
             return done.changed
                 ? "\(member) has not watched \(title) after all."
                 : "\(member) had not marked \(title) watched; nothing changed."
         }
-        var text = "\(member) watched \(title) on \(on ?? "today")"
-        if let rating, let value = OwnRating.parse(rating) { text += ", rated \(value)/10" }
+        var text = "\(member) watched \(title) on \(mark.on?.text ?? "an unknown day")"
+        if let rating = mark.rating { text += ", rated \(rating)/10" }
         text += done.linked ? "; it is on \(member)'s list now, watched." : "."
         return done.changed ? text : text + " (already marked so; nothing changed)"
     }
