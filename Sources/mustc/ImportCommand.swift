@@ -60,7 +60,11 @@ struct ImportCommand: AsyncParsableCommand {
             let store = try openStore(config, scratch: scratch)
             let client = global.lookupClient(config)
             let (summary, unreadable) = try await importing(lists, store: store, client: client, config: config)
-            print(json ? ReportRenderer.json(summary) : ImportOutput.summary(summary, member: validatedMember))
+            if json {
+                Output.exact(ReportRenderer.json(summary))
+            } else {
+                print(ImportOutput.summary(summary, member: validatedMember))
+            }
             if !unreadable.isEmpty {
                 throw Failure.usage("every row of \(unreadable.joined(separator: ", ")) is invalid")
             }

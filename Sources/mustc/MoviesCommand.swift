@@ -24,12 +24,12 @@ struct MoviesCommand: AsyncParsableCommand {
         try await reporting {
             let store = try global.openStoreForReading(try global.loadConfig())
             if let member, try !store.hasMember(member) {
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             let movies = try store.movies(member: member)
             switch format {
-            case .json: print(ReportRenderer.json(movies))
-            case .csv: print(csv(movies), terminator: "")
+            case .json: Output.exact(ReportRenderer.json(movies))
+            case .csv: Output.exact(csv(movies), terminator: "")
             case .table: print(movies.isEmpty ? "No movies yet." : table(movies, now: Date()))
             }
         }

@@ -42,11 +42,12 @@ struct PickCommand: AsyncParsableCommand {
             let store = try global.openStoreForReading(try global.loadConfig())
             let library = try store.movieNight(members: members, trendSince: Date().addingTimeInterval(-7 * 86_400))
             if !library.unknown.isEmpty {
-                let names = library.unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+                let names = library.unknown.map(quoted).joined(separator: ", ")
                 throw Failure.usage(
                     "there is no member \(names); see `mustc members`")
             }
-            print(PickReport(library, count: count, includeWatched: includeWatched).render(format))
+            let report = PickReport(library, count: count, includeWatched: includeWatched).render(format)
+            if format == .json { Output.exact(report) } else { print(report) }
         }
     }
 }

@@ -80,16 +80,17 @@ struct WatchedCommand: AsyncParsableCommand {
                 : try store.markWatched(member: member, references, mark: wanted)
             switch outcome {
             case .unknownMember:
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             case .unknownMovie(let reference):
                 throw Failure.usage(
                     undo
-                        ? "\(member) has no movie \"\(reference)\"; nothing was changed. See `mustc movies --member "
+                        ? "\(member) has no movie \(quoted("\(reference)")); nothing was changed. See `mustc movies --member "
                             + "\(Shell.quoted(member))`"
-                        : "there is no movie \"\(reference)\"; add it first with `mustc add`. Nothing was marked.")
+                        : "there is no movie \(quoted("\(reference)")); add it first with `mustc add`. Nothing was marked."
+                )
             case .ambiguous(let reference, let movies):
                 throw Failure.usage(
-                    "\(movies.count) movies are named \"\(reference)\": "
+                    "\(movies.count) movies are named \(quoted("\(reference)")): "
                         + movies.map(\.reference.argument).joined(separator: ", ")
                         + "; name one of them. Nothing was marked.")
             case .done(let member, let movies):
@@ -99,7 +100,7 @@ struct WatchedCommand: AsyncParsableCommand {
     }
 
     private func line(_ member: String, _ done: WatchedMovie, _ mark: WatchMark) -> String {
-        let title = "\"\(done.movie.shown)\""
+        let title = quoted(done.movie.shown)
         if undo {
             return done.changed
                 ? "\(member) has not watched \(title) after all."

@@ -167,7 +167,7 @@ public struct Importer: Sendable {
             let now = Date()
             let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
             _ = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
-        case .needsChoice(let candidates):
+        case .needsChoice(let candidates, _):
             try store.saveCandidates(
                 movieId: link.movieId,
                 candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
@@ -212,6 +212,7 @@ public struct Importer: Sendable {
             case .exact(let movie): return .exact(movie)
             case .mostPopular(let movie, let others): return .chosen(movie, others: others)
             case .needsChoice(let candidates): return candidates.isEmpty ? .notFound : .needsChoice(candidates)
+            case .tied(let candidates): return .needsChoice(candidates, tied: true)
             }
         } catch let error as TMDBError {
             // A request cut short by SIGINT fails like any other; the row must stay unlooked, not be kept as failed.

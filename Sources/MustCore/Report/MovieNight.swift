@@ -106,9 +106,10 @@ public enum MovieNight {
         var text = MovieName.shown(movie.title, movie.year) + ": " + names(movie.keptBy)
         text += movie.keptBy.count == 1 ? " keeps it; " : " keep it; "
         if movie.isRated, let average = movie.voteAverage, let votes = movie.voteCount {
-            text += "\(RatingsReport.oneDecimal(average)) from \(grouped(votes)) vote\(votes == 1 ? "" : "s")"
-            if let trend = movie.trend, case let shown = RatingsReport.oneDecimal(abs(trend)), shown != "0.0" {
-                text += ", \(trend < 0 ? "-" : "+")\(shown) this week"
+            // Figures as TMDB sent them, as the tables show them: 8.437 is not rounded to 8.4.
+            text += "\(FigureText.table(average)) from \(grouped(votes)) vote\(votes == 1 ? "" : "s")"
+            if let trend = movie.trend, trend != 0 {
+                text += ", \(trend < 0 ? "-" : "+")\(FigureText.table(abs(trend))) this week"
             }
         } else {
             text += movie.voteAverage == nil ? "no TMDB figures yet" : "no votes on TMDB yet"

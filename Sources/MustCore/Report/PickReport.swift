@@ -37,7 +37,7 @@ public struct PickReport: Sendable, Equatable, Encodable {
         for (index, pick) in picks.enumerated() { lines.append("  \(index + 1). \(pick.why)") }
         if let prior {
             lines.append(
-                "Weighted rating (v·R + m·C) / (v + m): C = \(RatingsReport.oneDecimal(prior.mean)), the mean "
+                "Weighted rating (v·R + m·C) / (v + m): C = \(FigureText.plain((prior.mean * 100).rounded() / 100)), the mean "
                     + "rating of the library's \(MovieNight.grouped(prior.movies)) rated movies; m = "
                     + "\(MovieNight.grouped(Int(prior.votes.rounded()))) votes, their median vote count.")
         }

@@ -28,7 +28,7 @@ extension Store {
             for index in candidates.indices {
                 guard let now = candidates[index].voteAverage else { continue }
                 let start = windows[candidates[index].movieId]?.start.voteAverage ?? now
-                candidates[index].trend = ((now - start) * 1e6).rounded() / 1e6
+                candidates[index].trend = FigureText.difference(now, start)
             }
             return NightLibrary(members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
         }
