@@ -71,3 +71,51 @@ import Testing
             try sqlite(path, "SELECT count(*) FROM memberMovie WHERE ownRating = 11 OR watchedOn = 'March 1'") == "0")
     }
 }
+
+/// The Store's side of movie night: marks survive a merge, and `movieNight` reads what `pick` ranks.
+@Suite struct WatchedStoreTests {
+    let scratch = TemporaryDirectory("watched-store")
+
+    func open() throws -> Store { try Store(path: scratch.file("mustc.sqlite"), logger: quietLogger) }
+
+    @Test func aMergeKeepsTheWatchedMarkTheLaterDayAndARating() throws {
+        let store = try open()
+        let typed = try store.link(member: "Ann", movie: .title("Dune Part One", year: nil))
+        let byId = try store.link(member: "Ann", movie: .tmdb(438631))
+        _ = try store.link(member: "Bob", movie: .tmdb(438631))
+        let day = WatchDay.parse("2024-01-01")
+        _ = try store.markWatched(
+            member: "Ann", [.title("Dune Part One", year: nil)], mark: WatchMark(watched: true, on: day, rating: 8))
+        _ = try store.markWatched(member: "Bob", [.tmdb(438631)], mark: WatchMark(watched: true, on: nil, rating: 6))
+        // The typed title turns out to be the movie Ann and Bob keep by id: the two rows become one.
+        let outcome = try store.resolve(movieId: typed.movieId, with: StoreIdentityTests.dune2021)
+        #expect(outcome.movieId == typed.movieId && byId.movieId != typed.movieId)
+        let marks = try store.ratings().members.map { $0.movies.map(\.mark) }
+        #expect(
+            marks == [[WatchMark(watched: true, on: day, rating: 8)], [WatchMark(watched: true, on: nil, rating: 6)]])
+    }
+
+    @Test func movieNightReadsTheNamedMembersLinksAndTheLibrarysPrior() throws {
+        let store = try open()
+        for (id, average, votes) in [(1, 8.0, 100), (2, 6.0, 300), (3, 7.0, 200), (4, 9.0, 1000)] {
+            let link = try store.link(member: id == 4 ? "Cleo" : "Ann", movie: .tmdb(id))
+            _ = try store.resolve(
+                movieId: link.movieId,
+                with: RemoteMovie(id: id, title: "Movie \(id)", voteAverage: average, voteCount: votes))
+        }
+        _ = try store.link(member: "Bob", movie: .tmdb(2))
+        _ = try store.markWatched(member: "Bob", [.tmdb(1)], mark: WatchMark(watched: true, on: nil))
+        let since = Date().addingTimeInterval(-7 * 86_400)
+        #expect(try store.movieNight(members: ["Ann", "Zed", "Yan"], trendSince: since).unknown == ["Zed", "Yan"])
+        let night = try store.movieNight(members: ["bob", "ANN", "Ann"], trendSince: since)
+        #expect(night.members == ["Bob", "Ann"] && night.unknown.isEmpty)
+        let byTitle = Dictionary(uniqueKeysWithValues: night.candidates.map { ($0.title, $0) })
+        #expect(Set(byTitle.keys) == ["Movie 1", "Movie 2", "Movie 3"], "Cleo's movie is not a candidate")
+        #expect(byTitle["Movie 1"]?.keptBy == ["Bob", "Ann"] && byTitle["Movie 1"]?.watchedBy == ["Bob"])
+        #expect(byTitle["Movie 2"]?.keptBy == ["Bob", "Ann"] && byTitle["Movie 2"]?.trend == 0)
+        // Every rated movie of the library counts, Cleo's too: C = 7.5, m = the median of 100, 200, 300, 1000.
+        #expect(night.prior == NightPrior(mean: 7.5, votes: 250, movies: 4))
+        _ = try store.unlink(member: "Cleo", movie: .tmdb(4))
+        #expect(try store.movieNight(members: ["Ann"], trendSince: since).prior?.votes == 200)
+    }
+}
