@@ -118,4 +118,22 @@ import Testing
         _ = try store.unlink(member: "Cleo", movie: .tmdb(4))
         #expect(try store.movieNight(members: ["Ann"], trendSince: since).prior?.votes == 200)
     }
+
+    @Test func theTrendIsTheVoteAveragesMoveSinceTheWindowOpened() throws {
+        let store = try open()
+        let link = try store.link(member: "Ann", movie: .tmdb(7))
+        let start = Date().addingTimeInterval(-3 * 86_400)
+        _ = try store.resolve(
+            movieId: link.movieId, with: RemoteMovie(id: 7, title: "Seven", voteAverage: 8.0, voteCount: 10), now: start
+        )
+        _ = try store.apply(
+            [.ratings(movieId: link.movieId, RemoteMovie(id: 7, title: "Seven", voteAverage: 8.437, voteCount: 12))])
+        let week = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(-7 * 86_400))
+        #expect(week.candidates.map(\.trend) == [0.437])
+        // A window that opens after the change (made a moment ago) saw nothing move.
+        let hour = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(60))
+        #expect(hour.candidates.map(\.trend) == [0])
+        let pick = MovieNight.rank(week, count: 1)[0]
+        #expect(pick.why == "Seven: Ann keeps it; 8.437 from 12 votes, +0.437 this week")
+    }
 }
