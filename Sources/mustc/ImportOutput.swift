@@ -12,6 +12,7 @@ final class ImportOutput: Sendable {
     let bar: ImportProgressBar?
     /// Whether the missing credentials were mentioned: once, and only when a row needed TMDB.
     private let warned = Mutex(false)
+    private let addressWarned = Mutex(false)
 
     init(member: String, dryRun: Bool, quiet: Bool, bar: ImportProgressBar?) {
         self.member = member
@@ -64,17 +65,26 @@ final class ImportOutput: Sendable {
         case .notFound:
             line("\(place)  \(named(entry)): TMDB found nothing; kept without a TMDB id.")
         case .failed(let reason) where reason == Importer.noCredentials:
-            let first = warned.withLock { warned in
-                defer { warned = true }
-                return !warned
-            }
-            guard first else { return }
+            guard Self.firstTime(warned) else { return }
             bar?.clear()
             Output.note(
                 "no TMDB credentials (set TMDB_API_KEY or TMDB_ACCESS_TOKEN): the movies not known yet are kept "
                     + "without a TMDB id, and the first fetch after they are set looks them up.")
+        case .failed(let reason) where reason.hasPrefix(TMDBError.wrongAddressHeadline):
+            guard Self.firstTime(addressWarned) else { return }
+            bar?.clear()
+            Output.note(
+                "\(reason); the movies not known yet are kept, and the first fetch after it is fixed looks them up.")
         case .failed(let reason):
             line("\(place)  \(named(entry)): not looked up (\(reason)); kept, and the next fetch looks it up.")
+        }
+    }
+
+    /// True the first time it is asked for this flag: a problem shared by every row is told once.
+    private static func firstTime(_ flag: borrowing Mutex<Bool>) -> Bool {
+        flag.withLock { told in
+            defer { told = true }
+            return !told
         }
     }
 

@@ -84,6 +84,26 @@ import Testing
         #expect(linked(after)?["lastCheckedAt"] as? String == linked(before)?["lastCheckedAt"] as? String)
     }
 
+    @Test func anImportAgainstAWrongAddressKeepsEveryRowAndSaysSoOnce() async throws {
+        defer { stub.stop() }
+        var wrong = mustc
+        wrong.environment["MUSTC_TMDB_BASE_URL"] = "http://127.0.0.1:\(stub.port)/api"
+        let list = mustc.home.file("list.csv")
+        let others = (1...12).map { "Film \($0),2001\n" }.joined()
+        try ("title,year\nFight Club,1999\nThe Godfather,1972\nStrange,\n" + others).write(
+            toFile: list, atomically: true, encoding: .utf8)
+        let imported = try await wrong("import", "Ann", list, "--json")
+        #expect(imported.status == 0, "\(imported.all)")
+        #expect(imported.stderr.components(separatedBy: "TMDB's address looks wrong").count == 2, "\(imported.stderr)")
+        #expect(!imported.all.contains(stub.apiKey) && !imported.all.contains("not found"))
+        let summary = try imported.json()
+        #expect(summary["linked"] as? Int == 15 && summary["notFound"] as? Int == 0, "\(summary)")
+        // The 4 concurrent lookups may each have asked before the first answer came; no row asks after it.
+        #expect(stub.requests.count <= 4, "\(stub.requests.count) requests for 15 rows")
+        let titles = Set(try await annsMovies().compactMap { $0["title"] as? String })
+        #expect(titles.isSuperset(of: ["Fight Club", "The Godfather", "Strange"]) && titles.count == 15)
+    }
+
     @Test func tmdbsOwnWordsAreShownWithTheStatus() async throws {
         defer { stub.stop() }
         stub.inject(.unprocessable, on: .search)
@@ -134,7 +154,7 @@ import Testing
             let bad = outcome.all.unicodeScalars.filter { forbidden.contains($0) }
             #expect(bad.isEmpty, "\(name) printed \(bad.map { String($0.value, radix: 16) })")
         }
-        #expect(outputs[0].1.stdout.contains("Evil\\u{1B}]0;pwned\\u{7}\\u{1B}[2J\\u{85}Film\\u{202E}drow"))
+        #expect(outputs[0].1.stdout.contains("Evil\\u001B]0;pwned\\u0007\\u001B[2J\\u0085Film\\u202Edrow"))
         // JSON keeps the exact text.
         #expect(try await annsMovies().first?["title"] as? String == Self.hostile)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Imports lists into one member's list: rows are streamed from each file in chunks; a chunk's known movies are
 /// linked in one transaction, and the others go through the same lookup and match rules as `add` (exact, remakes
@@ -18,6 +19,9 @@ public struct Importer: Sendable {
     public var chunkSize = 200
     /// Lookups in flight; the rate limiter, not this, keeps them under `tmdb.maxRequestsPerSecond`.
     public var concurrency = 4
+    /// Set by the first answer showing that the configured address is not TMDB's: the rows after it are kept for
+    /// the next fetch without asking an address that cannot answer.
+    let wrongAddress = Latch()
 
     public init(
         store: Store, client: TMDBClient?, member: String, dryRun: Bool, checks: MovieSchedulePolicy,
@@ -187,7 +191,9 @@ public struct Importer: Sendable {
             func start() {
                 guard next < rows.count else { return }
                 let entry = rows[next].entry
-                group.addTask { (entry.key, try await Self.lookUp(entry, client: client)) }
+                group.addTask { [wrongAddress] in
+                    (entry.key, try await Self.lookUp(entry, client: client, wrongAddress: wrongAddress))
+                }
                 next += 1
             }
             for _ in 0..<concurrency { start() }
@@ -201,8 +207,11 @@ public struct Importer: Sendable {
         }
     }
 
-    static func lookUp(_ entry: ImportEntry, client: TMDBClient?) async throws -> ImportMatch {
+    static func lookUp(_ entry: ImportEntry, client: TMDBClient?, wrongAddress: Latch) async throws
+        -> ImportMatch
+    {
         guard let client else { return .failed(noCredentials) }
+        if let known = wrongAddress.value { return .failed(known) }
         do {
             if let imdbId = entry.imdbId {
                 guard let found = try await client.find(imdbId: imdbId) else { return .notFound }
@@ -219,6 +228,9 @@ public struct Importer: Sendable {
             try Task.checkCancellation()
             switch error {
             case .unauthorized: throw error
+            case .wrongAddress:
+                wrongAddress.set(error.description)
+                return .failed(error.description)
             case .notFound: return .notFound
             default: return .failed(error.description)
             }
@@ -243,4 +255,13 @@ extension ImportSummary {
         case .failed: failed += 1
         }
     }
+}
+
+/// A message set once, by whichever task sees it first, and read by all.
+final class Latch: Sendable {
+    private let stored = Mutex<String?>(nil)
+
+    var value: String? { stored.withLock { $0 } }
+
+    func set(_ message: String) { stored.withLock { $0 = $0 ?? message } }
 }

@@ -1,8 +1,9 @@
 /// The one sanitiser for text meant for a terminal or a plain-text log. Titles come from TMDB (edited by the
 /// public), from imported files and from users: an `ESC ] 0;…BEL` would retitle the terminal, `ESC [2J` clear it,
-/// and a right-to-left override reorder the rest of the line. Each such character is written out as Swift's escape,
-/// `\u{1B}`, so it shows instead of acting, and a table's column widths stay right (the escape is plain ASCII).
-/// JSON keeps the exact text (its encoder escapes it), and the database stores it unchanged.
+/// and a right-to-left override reorder the rest of the line. Each such character is written out as its escape,
+/// `\u001B`, so it shows instead of acting, and a table's column widths stay right (the escape is plain ASCII).
+/// The escape is JSON's own: JSON passed through here by mistake still reads back as the exact text (its encoder
+/// already escapes C0, and a backslash in the text is already `\\`). The database stores the text unchanged.
 public enum TerminalText {
     /// `text` with every control character made visible, except newline and tab.
     public static func visible(_ text: String) -> String {
@@ -11,7 +12,8 @@ public enum TerminalText {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
             } else {
                 out.append(scalar)
             }

@@ -33,10 +33,13 @@ public enum TMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let url, let reason): "cannot reach TMDB at \(url) (\(reason))"
         case .malformed(let url, let reason): "TMDB sent a response mustc cannot read (\(url): \(reason))"
         case .wrongAddress(let url, let status):
-            "TMDB's address looks wrong: \(url) answered \(status) with something that is not TMDB's API; "
+            "\(Self.wrongAddressHeadline): \(url) answered \(status) with something that is not TMDB's API; "
                 + "check tmdb.baseURL in the config or MUSTC_TMDB_BASE_URL (TMDB's is https://api.themoviedb.org/3)"
         }
     }
+
+    /// How a wrong-address message begins, for callers that tell it once.
+    public static let wrongAddressHeadline = "TMDB's address looks wrong"
 
     /// Worth another try after a pause: rate limits, server trouble and timeouts.
     public var isTransient: Bool {
