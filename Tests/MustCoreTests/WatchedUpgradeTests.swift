@@ -130,6 +130,9 @@ import Testing
             [.ratings(movieId: link.movieId, RemoteMovie(id: 7, title: "Seven", voteAverage: 8.437, voteCount: 12))])
         let week = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(-7 * 86_400))
         #expect(week.candidates.map(\.trend) == [0.437])
+        // A window opening after the baseline starts from the change's "before" figure.
+        let day = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(-86_400))
+        #expect(day.candidates.map(\.trend) == [0.437])
         // A window that opens after the change (made a moment ago) saw nothing move.
         let hour = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(60))
         #expect(hour.candidates.map(\.trend) == [0])

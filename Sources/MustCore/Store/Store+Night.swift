@@ -23,12 +23,8 @@ extension Store {
                 return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown)
             }
             var candidates = try Self.nightCandidates(db, members)
-            let windows = try Self.historyWindows(db, since: trendSince)
-            // As `ratings --trend`: no history in the window means nothing moved; rounded so 8.1 − 7.9 reads 0.2.
             for index in candidates.indices {
-                guard let now = candidates[index].voteAverage else { continue }
-                let start = windows[candidates[index].movieId]?.start.voteAverage ?? now
-                candidates[index].trend = FigureText.difference(now, start)
+                try Self.attachTrend(db, to: &candidates[index], since: trendSince)
             }
             return NightLibrary(members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
         }
@@ -68,6 +64,23 @@ extension Store {
             candidate.watchedBy = members.filter { mark.watched.contains($0.id) }.map(\.name)
             return candidate
         }
+    }
+
+    /// The vote average's move since `since`, as `ratings --trend` counts it: from the figure before the window's
+    /// first change (or the baseline, when the history starts inside the window) to now; no history in the window
+    /// means nothing moved. One look-up per candidate through the (movieId, at) index, so the cost follows the
+    /// members' lists, not the whole library's history.
+    private static func attachTrend(_ db: Database, to candidate: inout NightCandidate, since: Date) throws {
+        guard let now = candidate.voteAverage else { return }
+        let first = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT baseline, voteAverageBefore, voteAverage FROM movieHistory INDEXED BY movieHistory_movieId
+                    WHERE movieId = ? AND at >= ? ORDER BY at, id LIMIT 1
+                    """),
+            arguments: [candidate.movieId, since.timeIntervalSince1970])
+        let start: Double? = first.map { $0[0] as Bool ? $0[2] : $0[1] } ?? now
+        candidate.trend = start.map { FigureText.difference(now, $0) }
     }
 
     /// C, the mean vote average of the library's rated movies, and m, their median vote count.
