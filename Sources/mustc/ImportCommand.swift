@@ -16,8 +16,10 @@ struct ImportCommand: AsyncParsableCommand {
             Reads Letterboxd's watchlist, watched, ratings and diary CSVs or its export zip, IMDb's ratings and \
             list exports, and the CSV `mustc export` writes; the format comes from the header row. A movie \
             already known is linked at once; the others are looked up as `add` does (by title and year, by \
-            IMDb id, never a fuzzy guess), within tmdb.maxRequestsPerSecond. Importing again links only what \
-            is new. Exit codes: 64 when a file cannot be read, has no usable header, or has only invalid rows; \
+            IMDb id, never a fuzzy guess), within tmdb.maxRequestsPerSecond. The member's own ratings and \
+            watched days come along (Letterboxd's Rating and Watched Date, IMDb's Your Rating and Date Rated). \
+            Importing again links only what is new, updates ratings, moves watched days forward and never \
+            unmarks a movie. Exit codes: 64 when a file cannot be read, has no usable header, or has only invalid rows; \
             75 when interrupted (importing again continues).
             """
     )

@@ -62,7 +62,8 @@ struct ReadOnlyTests {
         let commands: [[String]] = [
             ["ratings"], ["ratings", "--format", "json"], ["members"], ["members", "--format", "csv"],
             ["movies"], ["movies", "--format", "json"], ["status"], ["status", "--json"], ["changes"],
-            ["changes", "--format", "json"], ["ratings", "--trend", "30d"],
+            ["changes", "--format", "json"], ["ratings", "--trend", "30d"], ["pick", "Ann"],
+            ["pick", "ann", "--format", "json"], ["movies", "--member", "Ann", "--format", "csv"],
         ]
         for command in commands {
             let outcome = try await read(command)

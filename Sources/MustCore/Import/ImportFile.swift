@@ -34,7 +34,7 @@ public struct ImportFile: Sendable, Equatable {
             guard case .fields(let header, _)? = try reader.next() else {
                 throw ImportHeaderProblem.unknown([])
             }
-            let layout = try ImportLayout.detect(header, format: format)
+            let layout = try ImportLayout.detect(header, format: format, fileName: name)
             return ImportFile(name: name, path: path, layout: layout, size: reader.size)
         } catch let problem as ImportHeaderProblem {
             throw ImportFileProblem(file: name, reason: problem.description)
@@ -49,9 +49,10 @@ public struct ImportFile: Sendable, Equatable {
         return (try? handle.read(upToCount: 4)) == Data([0x50, 0x4B, 0x03, 0x04])
     }
 
-    /// The film lists of a Letterboxd export, in this order. Its `deleted/` and `orphaned/` folders and its
+    /// The film lists of a Letterboxd export, in this order: ratings.csv last, as it holds each film's current
+    /// rating where the diary holds the one given at each viewing. Its `deleted/` and `orphaned/` folders and its
     /// other files (profile, comments, lists in another layout) are not the member's list.
-    static let letterboxdLists = ["watchlist.csv", "watched.csv", "ratings.csv", "diary.csv"]
+    static let letterboxdLists = ["watchlist.csv", "watched.csv", "diary.csv", "ratings.csv"]
 
     private static func zipped(_ path: String, format: ImportFormat?, scratch: URL) throws(ImportFileProblem)
         -> [ImportFile]

@@ -28,6 +28,10 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     public var year: Int?
     public var tmdbId: Int?
     public var imdbId: String?
+    /// Whether the row says the member watched it, the day, and their rating (ImportLayout+Marks).
+    public var mark = WatchMark()
+    /// A watched day or rating the row has but that could not be read: not taken, the movie still is.
+    public var markProblem: String?
 
     public init(title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil) {
         self.title = title
@@ -63,10 +67,23 @@ public struct ImportLayout: Sendable, Equatable {
     var imdbId: Int?
     var titleType: Int?
     var memberColumn: Int?
+    /// Where the watched mark, its day and the member's rating are, if anywhere.
+    var marks = MarkColumns()
     public var columns: Int
 
-    /// The layout of `header` in the given format, or detected when `format` is nil.
-    public static func detect(_ header: [String], format: ImportFormat?) throws(ImportHeaderProblem) -> ImportLayout {
+    /// The layout of `header` in the given format, or detected when `format` is nil; `fileName` tells a
+    /// Letterboxd `watched.csv` (every row watched) from a `watchlist.csv` with the same columns.
+    public static func detect(_ header: [String], format: ImportFormat?, fileName: String? = nil)
+        throws(ImportHeaderProblem) -> ImportLayout
+    {
+        var layout = try columns(header, format: format)
+        layout.marks = MarkColumns(header, format: layout.format, fileName: fileName)
+        return layout
+    }
+
+    private static func columns(_ header: [String], format: ImportFormat?) throws(ImportHeaderProblem)
+        -> ImportLayout
+    {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func column(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
         let chosen: ImportFormat
@@ -143,6 +160,7 @@ public struct ImportLayout: Sendable, Equatable {
             }
             entry.tmdbId = id
         }
+        (entry.mark, entry.markProblem) = marks.read(field)
         if entry.title.isEmpty, let id = entry.imdbId { entry.title = "imdb:\(id)" }
         do {
             entry.title = try NameValidation.validate(entry.title, field: "title")

@@ -94,6 +94,10 @@ public struct Importer: Sendable {
                     state.summary.skipped += 1
                     state.hold(.skipped(place: place, reason: reason), row: state.row)
                 case .movie(let entry):
+                    if let problem = entry.markProblem {
+                        state.summary.marksNotTaken += 1
+                        events(.markNotTaken(place: place, reason: problem))
+                    }
                     chunk.append((place, entry, reader.position, state.row))
                 }
             }
@@ -113,10 +117,11 @@ public struct Importer: Sendable {
     /// is answered: an interruption loses at most one batch of answers, never links already made.
     private func settle(_ chunk: [Pending], _ state: inout State) async throws {
         guard !chunk.isEmpty else { return }
-        let placements = try store.placeKnown(member: member, chunk.map(\.entry))
+        let placements = try store.place(member: member, chunk.map(\.entry))
         var waiting: [Pending] = []
         for (index, row) in chunk.enumerated() {
-            switch placements[index] {
+            state.summary.count(placements[index].marked)
+            switch placements[index].placement {
             case .alreadyLinked:
                 state.summary.alreadyLinked += 1
                 state.hold(.known(place: row.place, row.entry, alreadyLinked: true), row: row.row)
@@ -135,7 +140,7 @@ public struct Importer: Sendable {
             matches.merge(try await lookUp(unasked, state)) { first, _ in first }
             for row in batch {
                 let match = matches[row.entry.key] ?? .failed("not looked up")
-                let linked = try apply(match, to: row.entry)
+                let linked = try apply(match, to: row.entry, &state.summary)
                 if linked {
                     state.summary.linked += 1
                     state.summary.count(match)
@@ -155,8 +160,11 @@ public struct Importer: Sendable {
     }
 
     /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.
-    private func apply(_ match: ImportMatch, to entry: ImportEntry) throws(StoreError) -> Bool {
+    private func apply(_ match: ImportMatch, to entry: ImportEntry, _ summary: inout ImportSummary)
+        throws(StoreError) -> Bool
+    {
         let link = try store.linkImported(member: member, entry)
+        summary.count(link.marked)
         guard link.linked else { return false }
         switch match {
         case .exact(let remote), .chosen(let remote, _):
@@ -233,6 +241,11 @@ public struct Importer: Sendable {
 }
 
 extension ImportSummary {
+    mutating func count(_ marked: MarkChange) {
+        if marked.watched { markedWatched += 1 }
+        if marked.rated { ratingsTaken += 1 }
+    }
+
     mutating func count(_ match: ImportMatch) {
         switch match {
         case .exact: exact += 1

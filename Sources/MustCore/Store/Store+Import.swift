@@ -17,14 +17,24 @@ extension Store {
     public func placeKnown(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
         -> [ImportPlacement]
     {
+        try place(member: member, entries, now: now).map(\.placement)
+    }
+
+    /// `placeKnown`, with what each linked row's watched mark and rating changed (nothing for a row that needs a
+    /// lookup: `linkImported` applies its mark).
+    public func place(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+        -> [(placement: ImportPlacement, marked: MarkChange)]
+    {
         try write { db in
             let memberId = try upsertMember(db, name: member, now: now).id
             return try entries.map { entry in
                 let key = TitleKey.make(entry.title)
                 let known = try Self.knownMovie(db, entry, key: key)
-                guard entry.tmdbId != nil || known != nil else { return .needsLookup }
+                guard entry.tmdbId != nil || known != nil else { return (.needsLookup, MarkChange()) }
                 let movieId = try movieId(db, for: entry, key: key, known: known, now: now)
-                return try Self.link(db, memberId: memberId, movieId: movieId, now: now) ? .linked : .alreadyLinked
+                let linked = try Self.link(db, memberId: memberId, movieId: movieId, now: now)
+                let marked = try Self.applyImported(db, memberId: memberId, movieId: movieId, entry.mark)
+                return (linked ? .linked : .alreadyLinked, marked)
             }
         }
     }
@@ -40,12 +50,14 @@ extension Store {
             let known = try Self.knownMovie(db, entry, key: key)
             let movieId = try movieId(db, for: entry, key: key, known: known, now: now)
             let linked = try Self.link(db, memberId: member.id, movieId: movieId, now: now)
+            let marked = try Self.applyImported(db, memberId: member.id, movieId: movieId, entry.mark)
             let row = try Row.fetchOne(
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
             guard let row else { throw StoreError.failed(reason: "movie vanished while importing") }
             return LinkOutcome(
                 member: member.display, movieId: movieId, title: row[0], year: row[1], remoteId: row[2],
-                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3])
+                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3],
+                marked: marked)
         }
     }
 
