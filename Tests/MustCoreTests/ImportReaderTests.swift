@@ -34,14 +34,14 @@ struct ImportReaderTests {
         let runaway = "h1,h2\n\"open,1\nnext,2\n\"ok\",3\n"
         #expect(
             try records(runaway, expected: 2) == [
-                .fields(["h1", "h2"], line: 1), .malformed(line: 2, reason: "an unbalanced quote"),
+                .fields(["h1", "h2"], line: 1), .malformed(line: 2, reason: "an unbalanced quote: \"\"open,1\""),
                 .fields(["next", "2"], line: 3), .fields(["ok", "3"], line: 4),
             ])
         let atTheEnd = "h1,h2\nfine,1\n\"open,2\nafter,3\n"
         #expect(
             try records(atTheEnd, expected: 2) == [
                 .fields(["h1", "h2"], line: 1), .fields(["fine", "1"], line: 2),
-                .malformed(line: 3, reason: "an unbalanced quote"), .fields(["after", "3"], line: 4),
+                .malformed(line: 3, reason: "an unbalanced quote: \"\"open,2\""), .fields(["after", "3"], line: 4),
             ])
     }
 

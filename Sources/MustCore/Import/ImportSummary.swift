@@ -19,11 +19,16 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     /// Not movies (an IMDb TV series), or another member's rows in a mustc CSV.
     public var skipped = 0
     public var invalid = 0
+    /// Each list's encoding (`utf-8`, `windows-1252`, `utf-16`), by the name messages give it.
+    public var encodings: [String: String] = [:]
     public var dryRun = false
     /// Stopped by SIGINT or SIGTERM: what was linked stays, and importing again continues.
     public var interrupted = false
 
     public init() {}
+
+    /// Rows counted into one of the outcomes.
+    var handled: Int { linked + alreadyLinked + skipped + invalid }
 
     /// Rows that named a movie.
     public var movies: Int { rows - skipped - invalid }

@@ -51,25 +51,26 @@ public struct Importer: Sendable {
     public func run(_ files: [ImportFile]) async throws -> (summary: ImportSummary, unreadable: [String]) {
         var state = State()
         state.summary.dryRun = dryRun
-        state.total = max(files.reduce(0) { $0 + $1.size }, 1)
+        state.total = max(files.reduce(0) { $0 + ($1.size ?? 0) }, 1)
         do {
             for file in files {
                 try await importFile(file, &state)
-                state.done += file.size
+                state.done += file.size ?? file.reader.position
             }
         } catch is CancellationError {
             state.summary.interrupted = true
         }
         if Task.isCancelled { state.summary.interrupted = true }
+        // Rows read but not settled when the run stopped were not handled: `rows` counts what was.
+        if state.summary.interrupted { state.summary.rows = state.summary.handled }
         return (state.summary, state.unreadable)
     }
 
     typealias Pending = (place: String, entry: ImportEntry, position: Int, row: Int)
 
     private func importFile(_ file: ImportFile, _ state: inout State) async throws {
-        let reader = try CSVRecordReader(path: file.path)
-        reader.expectedFields = file.layout.columns
-        _ = try reader.next()  // the header, read when the file was opened
+        let reader = file.reader
+        defer { state.summary.encodings[file.name] = reader.encoding.rawValue }
         let before = state.summary
         var chunk: [Pending] = []
         while let record = try reader.next() {
@@ -102,7 +103,7 @@ public struct Importer: Sendable {
         tell(&state)
         let rows = state.summary.rows - before.rows
         if rows > 0, state.summary.invalid - before.invalid == rows { state.unreadable.append(file.name) }
-        events(.progress(Double(state.done + file.size) / Double(state.total), state.summary))
+        events(.progress(Double(state.done + (file.size ?? reader.position)) / Double(state.total), state.summary))
     }
 
     /// Links a chunk's known movies at once, then looks the others up a few at a time and links each batch as it
@@ -154,6 +155,12 @@ public struct Importer: Sendable {
     private func apply(_ match: ImportMatch, to entry: ImportEntry) throws(StoreError) -> Bool {
         let link = try store.linkImported(member: member, entry)
         guard link.linked else { return false }
+        // `Dune,1984` then `Dune,`: the second row's answer is the movie the first linked, and the two rows merge
+        // into one link. `linked` counts links made, so that row is one already linked.
+        var made = true
+        if let remote = match.taken, link.remoteId != remote.id {
+            made = try !store.keeps(member: member, remoteId: remote.id)
+        }
         switch match {
         case .exact(let remote), .chosen(let remote, _):
             let now = Date()
@@ -166,7 +173,7 @@ public struct Importer: Sendable {
         case .notFound, .failed:
             break
         }
-        return true
+        return made
     }
 
     /// Asks TMDB about each row, `concurrency` at a time, reporting progress as answers come.
