@@ -30,7 +30,7 @@ final class ZipEntrySource: ByteSource {
             do {
                 let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
                 guard let found = archive[entry] else { throw CocoaError(.fileNoSuchFile) }
-                _ = try archive.extract(found) { data in try Self.send(data, to: writing) }
+                _ = try archive.extract(found, bufferSize: 1 << 16) { data in try Self.send(data, to: writing) }
             } catch is ReadFailure {
                 // The reader went away: nothing to report.
             } catch {

@@ -1,0 +1,139 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// `mustc import` on lists as people have them (issue 22): read through a pipe, `-` or a FIFO, old IMDb title
+/// types, Windows-1252 and UTF-16, stray quotes, absurd lines, and counts that match what was written.
+@Suite final class ImportInputTests {
+    let stub: TMDBStubServer
+    let mustc: MustcBinary
+
+    static let extra = [
+        StubMovie(id: 101, title: "Léon", popularity: 20, releaseDate: "1994-09-14", imdbId: "tt0110413")
+    ]
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics + StubMovie.identity + Self.extra)
+        try stub.start()
+        mustc = MustcBinary(stub: stub)
+    }
+
+    deinit { stub.stop() }
+
+    func file(_ name: String, _ bytes: [UInt8], in binary: MustcBinary? = nil) throws -> String {
+        let path = (binary ?? mustc).home.file(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func file(_ name: String, _ text: String) throws -> String { try file(name, Array(text.utf8)) }
+
+    /// Each member's movies as "title year tmdbId", from `ratings --format json`.
+    func lists(_ binary: MustcBinary? = nil) async throws -> [String: [String]] {
+        let report = try await (binary ?? mustc)("ratings", "--format", "json")
+        #expect(report.status == 0, "\(report.all)")
+        var result: [String: [String]] = [:]
+        for member in try #require(try report.json()["members"] as? [[String: Any]]) {
+            let movies = try #require(member["movies"] as? [[String: Any]])
+            result[try #require(member["name"] as? String)] = movies.map {
+                "\($0["title"] as? String ?? "?") \($0["year"] as? Int ?? 0) \($0["remoteId"] as? Int ?? 0)"
+            }
+        }
+        return result
+    }
+
+    /// Runs the binary with `input` written into a pipe on its standard input.
+    func piped(_ binary: MustcBinary, _ arguments: [String], input: Data) async throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary.executable
+        process.arguments = arguments
+        process.environment = binary.environment
+        let out = binary.home.file("piped-out-\(UUID().uuidString)")
+        let err = binary.home.file("piped-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        let pipe = Pipe()
+        process.standardInput = pipe
+        try process.run()
+        try pipe.fileHandleForWriting.write(contentsOf: input)
+        try pipe.fileHandleForWriting.close()
+        let (outcome, exited) = await Running(process: process, stdoutPath: out, stderrPath: err)
+            .wait(orKillAfter: MustcBinary.deadline)
+        #expect(exited, "the import ended")
+        return outcome
+    }
+
+    static let watchlist =
+        "Date,Name,Year,Letterboxd URI\n2024-01-02,Dune,1984,https://boxd.it/2a1s\n"
+        + "2024-01-03,Up,2009,https://boxd.it/up\n2024-01-04,Spirited Away,2001,https://boxd.it/sa\n"
+
+    /// The summary without the per-file encodings, which name the file as it was given.
+    func counts(_ outcome: Outcome) throws -> [String: Int] {
+        try outcome.json().compactMapValues { $0 as? Int }
+    }
+
+    @Test func aPipeDashAndAFIFOGiveTheSameSummaryAsTheFile() async throws {
+        let fromDisk = try await mustc.run(["import", "--json", "Ann", try file("list.csv", Self.watchlist)])
+        #expect(fromDisk.status == 0, "\(fromDisk.all)")
+        let expected = try counts(fromDisk)
+        #expect(expected["rows"] == 3 && expected["linked"] == 3, "\(fromDisk.all)")
+        for name in ["-", "/dev/stdin"] {
+            let fresh = MustcBinary(stub: stub)
+            let outcome = try await piped(fresh, ["import", "--json", "Ann", name], input: Data(Self.watchlist.utf8))
+            let got = try counts(outcome)
+            #expect(outcome.status == 0 && got == expected, "\(name): \(outcome.all)")
+            let (theirs, ours) = (try await lists(fresh), try await lists())
+            #expect(theirs == ours, "\(name)")
+        }
+        let fresh = MustcBinary(stub: stub)
+        let fifo = fresh.home.file("list.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let running = try SpawnedProcess.start(fresh, ["import", "--json", "Ann", fifo])
+        // Written once, by a writer that opens the FIFO after the import did.
+        try FileHandle(forWritingAtPath: fifo).map { handle in
+            try handle.write(contentsOf: Data(Self.watchlist.utf8))
+            try handle.close()
+        }
+        let ended = try #require(await running.wait(deadline: MustcBinary.deadline), "a FIFO written once ends")
+        #expect(ended.status == 0, "\(ended.all)")
+        let summary = try Outcome(status: 0, stdout: ended.stdout, stderr: "").json().compactMapValues { $0 as? Int }
+        #expect(summary == expected, "\(ended.all)")
+    }
+
+    /// Waits until the process, past its exec, has `path` open `count` times: it is then blocked reading it.
+    func waitUntilOpen(_ process: SpawnedProcess, _ path: String, count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        let directory = "/proc/\(process.pid)/fd"
+        while ContinuousClock.now < deadline {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let open = fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)")) == path }
+            // Before its exec the child is a copy of this test process, and posix_spawn may hold two descriptors.
+            let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.pid)/exe")
+            if open.count >= count, exe == mustc.executable.resolvingSymlinksInPath().path { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("\(path) was never opened")
+    }
+
+    @Test func aSignalStopsAReadBlockedOnAFIFOOrAPipeWithExit75() async throws {
+        let fifo = mustc.home.file("silent.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // No writer ever comes: the import waits for the FIFO given as its argument.
+        let waiting = try SpawnedProcess.start(mustc, ["import", "Ann", fifo])
+        try await waitUntilOpen(waiting, fifo, count: 1)
+        waiting.signal(SIGTERM)
+        let first = try #require(await waiting.wait(deadline: 30), "SIGTERM ended the import")
+        #expect(first.status == 75 && first.stderr.contains("interrupted"), "\(first.all)")
+        // A writer that never writes: `-` waits on standard input (the FIFO, held open here) until SIGINT.
+        let held = open(fifo, O_RDWR | O_CLOEXEC)
+        defer { close(held) }
+        let reading = try SpawnedProcess.start(mustc, ["import", "Ann", "-"], stdin: fifo)
+        try await waitUntilOpen(reading, fifo, count: 2)
+        reading.signal(SIGINT)
+        let second = try #require(await reading.wait(deadline: 30), "SIGINT ended the import")
+        #expect(second.status == 75 && second.stderr.contains("interrupted"), "\(second.all)")
+        #expect(!FileManager.default.fileExists(atPath: mustc.databasePath), "nothing was written")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The built binary started with posix_spawn and reaped with wait4, for what Process cannot give: the child's peak
+/// resident memory (ru_maxrss), and standard input from a FIFO or a pipe the test writes itself.
+struct SpawnedProcess {
+    let pid: pid_t
+    let stdoutPath: String
+    let stderrPath: String
+
+    /// Starts `binary` with `arguments`; standard input is the file (or FIFO) at `stdin`, else /dev/null.
+    static func start(_ binary: MustcBinary, _ arguments: [String], stdin: String? = nil) throws -> SpawnedProcess {
+        let id = UUID().uuidString
+        let out = binary.home.file("spawned-out-\(id)")
+        let err = binary.home.file("spawned-err-\(id)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([binary.executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = binary.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, binary.executable.path, &actions, nil, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        return SpawnedProcess(pid: pid, stdoutPath: out, stderrPath: err)
+    }
+
+    struct Ended {
+        /// The exit status, or nil when a signal ended the process.
+        var status: Int32?
+        /// Peak resident memory in bytes (ru_maxrss).
+        var peakMemory: Int
+        var stdout: String
+        var stderr: String
+        var all: String { stdout + stderr }
+    }
+
+    /// Waits up to `seconds`; a process still running then is killed and nil returned.
+    func wait(deadline seconds: Double) async -> Ended? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
+        var usage = rusage()
+        while true {
+            let reaped = wait4(pid, &status, WNOHANG, &usage)
+            if reaped == pid { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                _ = wait4(pid, &status, 0, &usage)
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import.
+        let exited = status & 0x7F == 0
+        return Ended(
+            status: exited ? (status >> 8) & 0xFF : nil, peakMemory: usage.ru_maxrss * 1024,
+            stdout: read(stdoutPath), stderr: read(stderrPath))
+    }
+
+    func signal(_ number: Int32) { kill(pid, number) }
+}
