@@ -70,11 +70,15 @@ struct ImportReaderTests {
     @Test func rowsBecomeEntriesSkipsOrProblems() throws {
         let imdb = try ImportLayout.detect(["Const", "Title", "Title Type", "Year"], format: nil)
         let dune = ImportRow.movie(ImportEntry(title: "Dune", year: 1984, imdbId: "tt0087182"))
-        for type in ["movie", "Movie", "tvMovie", "TV Movie", ""] {
+        let types = ["movie", "Movie", "tvMovie", "TV Movie", "Feature Film", "Video", "video", "Documentary", "short", ""]
+        for type in types {
             #expect(imdb.row(["tt0087182", "Dune", type, "1984"], member: "Ann") == dune, "\(type)")
         }
         let series = imdb.row(["tt0903747", "Breaking Bad", "TV Series", "2008"], member: "Ann")
         #expect(series == .skipped("a TV Series, not a movie"))
+        for type in ["TV Episode", "tvEpisode", "Mini-Series", "tvMiniSeries", "Video Game", "videoGame", "tvSpecial"] {
+            #expect(imdb.row(["tt1", "X", type, ""], member: "Ann") == .skipped("a \(type), not a movie"))
+        }
         let badConst = imdb.row(["123", "X", "movie", ""], member: "Ann")
         #expect(badConst == .invalid("\"123\" is not an IMDb id (tt and digits)"))
 

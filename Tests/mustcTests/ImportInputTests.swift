@@ -136,4 +136,81 @@ import Testing
         #expect(second.status == 75 && second.stderr.contains("interrupted"), "\(second.all)")
         #expect(!FileManager.default.fileExists(atPath: mustc.databasePath), "nothing was written")
     }
+
+    @Test func a2015IMDbWatchlistLinksItsFeatureFilmsAndSaysWhatItSkipped() async throws {
+        let columns =
+            #""position","const","created","modified","description","Title","Title type","Directors","You rated","#
+            + #""IMDb Rating","Runtime (mins)","Year","Genres","Num. Votes","Release Date (month/day/year)","URL""#
+        func row(_ position: Int, _ id: String, _ title: String, _ type: String, _ year: Int) -> String {
+            #""\#(position)","\#(id)","Sat Mar 14 00:00:00 2015","","","\#(title)","\#(type)","","","7.0","100","#
+                + #""\#(year)","drama","1000","1984-12-03","http://www.imdb.com/title/\#(id)/""#
+        }
+        let list = [
+            columns, row(1, "tt0087182", "Dune", "Feature Film", 1984), row(2, "tt0110357", "The Lion King", "TV Movie", 1994),
+            row(3, "tt6105098", "The Lion King", "Video", 2019), row(4, "tt0903747", "Breaking Bad", "TV Series", 2008),
+            row(5, "tt0959621", "Pilot", "TV Episode", 2008),
+        ].joined(separator: "\r\n")
+        let path = try file("WATCHLIST.csv", list)
+        let outcome = try await mustc.run(["import", "--json", "Ann", path])
+        #expect(outcome.status == 0, "\(outcome.all)")
+        let summary = try counts(outcome)
+        #expect(summary["rows"] == 5 && summary["linked"] == 3 && summary["skipped"] == 2, "\(outcome.all)")
+        #expect(try await lists()["Ann"] == ["Dune 1984 841", "The Lion King 1994 8587", "The Lion King 2019 420818"])
+        let dry = try await mustc("import", "--dry-run", "Bob", path)
+        #expect(dry.stdout.contains("WATCHLIST.csv:5  skipped: a TV Series, not a movie"), "\(dry.all)")
+        #expect(dry.stdout.contains("WATCHLIST.csv:6  skipped: a TV Episode, not a movie"), "\(dry.all)")
+    }
+
+    /// "Amélie" and "Léon" as Windows-1252 writes them: é is the single byte 0xE9.
+    static let latin1: [UInt8] = Array("Name,Year\nAm".utf8) + [0xE9] + Array("lie,2001\nL".utf8) + [0xE9]
+        + Array("on,1994\n".utf8)
+
+    @Test func aWindows1252ListStoresItsAccentsAndSaysSo() async throws {
+        let path = try file("latin1.csv", Self.latin1)
+        let outcome = try await mustc.run(["import", "Ann", path])
+        #expect(outcome.status == 0, "\(outcome.all)")
+        #expect(outcome.stdout.contains("Read as Windows-1252 (not UTF-8)."), "\(outcome.all)")
+        #expect(try await lists()["Ann"] == ["Amélie 2001 194", "Léon 1994 101"])
+        let json = try await mustc.run(["import", "--json", "Ann", path])
+        #expect((try json.json()["encodings"] as? [String: String]) == [path: "windows-1252"], "\(json.all)")
+        // Told it is UTF-8, the rows are refused rather than stored with U+FFFD.
+        let strict = try await mustc.run(["import", "--encoding", "utf-8", "Bob", path])
+        #expect(strict.status == 64, "\(strict.all)")
+        #expect(strict.stderr.contains("latin1.csv:2: invalid row, not imported: it is not UTF-8 text"), "\(strict.all)")
+        #expect(!strict.all.contains("\u{FFFD}"))
+    }
+
+    @Test func excelUnicodeTextIsUTF16WithTabs() async throws {
+        let text = "Name\tYear\r\nAmélie\t2001\r\n\"Dune\"\t1984\r\n"
+        let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let outcome = try await mustc.run(["import", "--json", "Ann", try file("unicode.txt", bytes)])
+        #expect(outcome.status == 0, "\(outcome.all)")
+        #expect(try counts(outcome)["linked"] == 2, "\(outcome.all)")
+        #expect((try outcome.json()["encodings"] as? [String: String])?.values.first == "utf-16")
+        #expect(try await lists()["Ann"] == ["Amélie 2001 194", "Dune 1984 841"])
+    }
+
+    @Test func aQuoteClosedAndFollowedByTextMakesTheRowInvalid() async throws {
+        let path = try file("closed.csv", "Name,Year,Note\n\"Closed\" trailing,2000,x\nUp,2009,y\n")
+        let outcome = try await mustc.run(["import", "--json", "Ann", path])
+        #expect(outcome.status == 0, "\(outcome.all)")
+        #expect(outcome.stderr.contains("closed.csv:2: invalid row, not imported: text follows a closing quote"))
+        let summary = try counts(outcome)
+        #expect(summary["rows"] == 2 && summary["invalid"] == 1 && summary["linked"] == 1, "\(outcome.all)")
+        #expect(try await lists()["Ann"] == ["Up 2009 14160"])
+    }
+
+    @Test func linkedCountsTheLinksMadeWhenTwoRowsAreOneMovie() async throws {
+        // TMDB knows one Dune: the row without a year is that movie, the one the first row linked.
+        let single = TMDBStubServer(movies: StubMovie.identity.filter { $0.id == 841 })
+        try single.start()
+        defer { single.stop() }
+        let binary = MustcBinary(stub: single)
+        let path = try file("dune.csv", Array("Name,Year\nDune,1984\nDune,\n".utf8), in: binary)
+        let outcome = try await binary.run(["import", "--json", "Ann", path])
+        #expect(outcome.status == 0, "\(outcome.all)")
+        let summary = try counts(outcome)
+        #expect(summary["linked"] == 1 && summary["alreadyLinked"] == 1 && summary["rows"] == 2, "\(outcome.all)")
+        #expect(try await lists(binary)["Ann"] == ["Dune 1984 841"])
+    }
 }

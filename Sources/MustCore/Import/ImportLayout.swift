@@ -99,8 +99,12 @@ public struct ImportLayout: Sendable, Equatable {
         }
     }
 
-    /// IMDb's title types that are movies, as both spellings of the export write them, folded.
-    static let movieTypes: Set<String> = ["movie", "tvmovie"]
+    /// IMDb's title types that are movies, folded (lowercase, no spaces), as its exports have spelled them: 2011–2015
+    /// wrote `Feature Film`, `TV Movie`, `Video`, `Documentary`, `Short Film`; later ones `movie`, `tvMovie`,
+    /// `video`, `short`. Series, episodes, games and specials are not movies (the README has the table).
+    static let movieTypes: Set<String> = [
+        "movie", "featurefilm", "tvmovie", "video", "documentary", "shortfilm", "short",
+    ]
 
     /// Reads one row for `member`'s list.
     public func row(_ fields: [String], member: String) -> ImportRow {
