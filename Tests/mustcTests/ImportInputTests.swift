@@ -105,13 +105,8 @@ import Testing
     /// Waits until the process, past its exec, has `path` open `count` times: it is then blocked reading it.
     func waitUntilOpen(_ process: SpawnedProcess, _ path: String, count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
-        let directory = "/proc/\(process.pid)/fd"
         while ContinuousClock.now < deadline {
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            let open = fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)")) == path }
-            // Before its exec the child is a copy of this test process, and posix_spawn may hold two descriptors.
-            let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.pid)/exe")
-            if open.count >= count, exe == mustc.executable.resolvingSymlinksInPath().path { return }
+            if process.descriptors(mustc).filter({ $0 == path }).count >= count { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("\(path) was never opened")

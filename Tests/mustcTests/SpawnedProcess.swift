@@ -61,4 +61,18 @@ struct SpawnedProcess {
     }
 
     func signal(_ number: Int32) { kill(pid, number) }
+
+    /// Past its exec: before it, the child is a copy of the test process, with the test's descriptors.
+    func runs(_ binary: MustcBinary) -> Bool {
+        let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        return exe == binary.executable.resolvingSymlinksInPath().path
+    }
+
+    /// Where the process's open descriptors point, once it runs `binary`.
+    func descriptors(_ binary: MustcBinary) -> [String] {
+        guard runs(binary) else { return [] }
+        let directory = "/proc/\(pid)/fd"
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)") }
+    }
 }
