@@ -95,4 +95,55 @@ struct ImportReaderTests {
             return
         }
     }
+
+    /// Hands out its bytes `step` at a time, as a pipe may.
+    final class Trickle: ByteSource {
+        var bytes: [UInt8]
+        let step: Int
+        init(_ bytes: [UInt8], step: Int) {
+            self.bytes = bytes
+            self.step = step
+        }
+        func read(upTo count: Int) throws -> [UInt8] {
+            let taken = Array(bytes.prefix(min(step, count)))
+            bytes.removeFirst(taken.count)
+            return taken
+        }
+    }
+
+    func trickled(_ bytes: [UInt8], step: Int, encoding: ListEncoding? = nil) throws -> ([CSVRecord], ListEncoding) {
+        let reader = CSVRecordReader(source: Trickle(bytes, step: step), size: nil, encoding: encoding)
+        var result: [CSVRecord] = []
+        while let record = try reader.next() { result.append(record) }
+        return (result, reader.encoding)
+    }
+
+    @Test func recordsAreTheSameWhateverTheReadsSizes() throws {
+        let text = "\u{FEFF}Name,Year\r\n\"Am\u{E9}lie, \"\"le\"\"\",2001\r\n\"two\r\nlines\",3\rcr only,4\nlast,5"
+        let expected: [CSVRecord] = [
+            .fields(["Name", "Year"], line: 1), .fields(["Am\u{E9}lie, \"le\"", "2001"], line: 2),
+            .fields(["two\nlines", "3"], line: 3), .fields(["cr only", "4"], line: 5), .fields(["last", "5"], line: 6),
+        ]
+        let utf16: [UInt8] = [0xFE, 0xFF] + text.dropFirst().utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for step in [1, 2, 3, 7, 1 << 16] {
+            #expect(try trickled(Array(text.utf8), step: step) == (expected, .utf8), "UTF-8, \(step)")
+            #expect(try trickled(utf16, step: step) == (expected, .utf16), "UTF-16 BE, \(step)")
+        }
+        let latin1 = Array("Name,Year\nAm".utf8) + [0xE9] + Array("lie \u{80}\u{9F},2001\n".utf8).filter { $0 != 0xC2 }
+        #expect(try trickled(latin1, step: 5) == ([.fields(["Name", "Year"], line: 1), .fields(["Amélie €Ÿ", "2001"], line: 2)], .windows1252))
+    }
+
+    @Test func aRecordPastTheBoundIsInvalidAndTheNextOneReads() throws {
+        let long = "\u{1B}" + String(repeating: "x", count: 80_000)
+        let text = "a,b\n\(long),1\n\"open\n\(long)\",2\nnext,3\n"
+        let (records, _) = try trickled(Array(text.utf8), step: 1000)
+        #expect(records.count == 5)
+        guard case .malformed(2, let reason) = records[1], case .malformed(3, let open) = records[2] else {
+            Issue.record("\(records.prefix(3))")
+            return
+        }
+        #expect(reason.hasPrefix("it is longer than 64 KB: \"␛xxx") && reason.count < 120, "\(reason)")
+        #expect(open.hasPrefix("an unbalanced quote"))
+        #expect(records[4] == .fields(["next", "3"], line: 5))
+    }
 }
