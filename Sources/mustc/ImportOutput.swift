@@ -110,7 +110,8 @@ final class ImportOutput: Sendable {
         }
         let distinct = Set(encodings.values)
         guard distinct.count > 1 else { return "Read as \(name(distinct.first ?? "utf-8"))." }
-        return "Read " + encodings.sorted { $0.key < $1.key }.map { "\($0.key) as \(name($0.value))" }
+        return "Read "
+            + encodings.sorted { $0.key < $1.key }.map { "\($0.key) as \(name($0.value))" }
             .joined(separator: ", ") + "."
     }
 }

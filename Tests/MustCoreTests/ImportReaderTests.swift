@@ -70,7 +70,9 @@ struct ImportReaderTests {
     @Test func rowsBecomeEntriesSkipsOrProblems() throws {
         let imdb = try ImportLayout.detect(["Const", "Title", "Title Type", "Year"], format: nil)
         let dune = ImportRow.movie(ImportEntry(title: "Dune", year: 1984, imdbId: "tt0087182"))
-        let types = ["movie", "Movie", "tvMovie", "TV Movie", "Feature Film", "Video", "video", "Documentary", "short", ""]
+        let types = [
+            "movie", "Movie", "tvMovie", "TV Movie", "Feature Film", "Video", "video", "Documentary", "short", "",
+        ]
         for type in types {
             #expect(imdb.row(["tt0087182", "Dune", type, "1984"], member: "Ann") == dune, "\(type)")
         }
@@ -130,7 +132,10 @@ struct ImportReaderTests {
             #expect(try trickled(utf16, step: step) == (expected, .utf16), "UTF-16 BE, \(step)")
         }
         let latin1 = Array("Name,Year\nAm".utf8) + [0xE9] + Array("lie \u{80}\u{9F},2001\n".utf8).filter { $0 != 0xC2 }
-        #expect(try trickled(latin1, step: 5) == ([.fields(["Name", "Year"], line: 1), .fields(["Amélie €Ÿ", "2001"], line: 2)], .windows1252))
+        #expect(
+            try trickled(latin1, step: 5) == (
+                [.fields(["Name", "Year"], line: 1), .fields(["Amélie €Ÿ", "2001"], line: 2)], .windows1252
+            ))
     }
 
     @Test func aRecordPastTheBoundIsInvalidAndTheNextOneReads() throws {

@@ -141,7 +141,8 @@ import Testing
                 + #""\#(year)","drama","1000","1984-12-03","http://www.imdb.com/title/\#(id)/""#
         }
         let list = [
-            columns, row(1, "tt0087182", "Dune", "Feature Film", 1984), row(2, "tt0110357", "The Lion King", "TV Movie", 1994),
+            columns, row(1, "tt0087182", "Dune", "Feature Film", 1984),
+            row(2, "tt0110357", "The Lion King", "TV Movie", 1994),
             row(3, "tt6105098", "The Lion King", "Video", 2019), row(4, "tt0903747", "Breaking Bad", "TV Series", 2008),
             row(5, "tt0959621", "Pilot", "TV Episode", 2008),
         ].joined(separator: "\r\n")
@@ -157,7 +158,8 @@ import Testing
     }
 
     /// "Amélie" and "Léon" as Windows-1252 writes them: é is the single byte 0xE9.
-    static let latin1: [UInt8] = Array("Name,Year\nAm".utf8) + [0xE9] + Array("lie,2001\nL".utf8) + [0xE9]
+    static let latin1: [UInt8] =
+        Array("Name,Year\nAm".utf8) + [0xE9] + Array("lie,2001\nL".utf8) + [0xE9]
         + Array("on,1994\n".utf8)
 
     @Test func aWindows1252ListStoresItsAccentsAndSaysSo() async throws {
@@ -171,7 +173,8 @@ import Testing
         // Told it is UTF-8, the rows are refused rather than stored with U+FFFD.
         let strict = try await mustc.run(["import", "--encoding", "utf-8", "Bob", path])
         #expect(strict.status == 64, "\(strict.all)")
-        #expect(strict.stderr.contains("latin1.csv:2: invalid row, not imported: it is not UTF-8 text"), "\(strict.all)")
+        #expect(
+            strict.stderr.contains("latin1.csv:2: invalid row, not imported: it is not UTF-8 text"), "\(strict.all)")
         #expect(!strict.all.contains("\u{FFFD}"))
     }
 

@@ -128,7 +128,9 @@ public final class CSVRecordReader {
             return .malformed(line: lines[0].number, reason: "an unbalanced quote: \(excerpt(bytes))")
         }
         // A byte order mark inside a field (lists pasted together) is no part of a title.
-        let fields = (rows.first ?? [""]).map { $0.contains("\u{FEFF}") ? $0.replacingOccurrences(of: "\u{FEFF}", with: "") : $0 }
+        let fields = (rows.first ?? [""]).map {
+            $0.contains("\u{FEFF}") ? $0.replacingOccurrences(of: "\u{FEFF}", with: "") : $0
+        }
         return .fields(fields, line: lines[0].number)
     }
 
