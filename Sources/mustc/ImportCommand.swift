@@ -105,7 +105,13 @@ struct ImportCommand: AsyncParsableCommand {
     /// A dry run imports into a copy of the database (or an empty one when there is none yet), never the file.
     private func openStore(_ config: Config, scratch: URL) throws -> Store {
         let path = global.databasePath(config)
-        guard dryRun else { return try global.openStore(config) }
+        guard dryRun else {
+            do {
+                return try Store(path: path, logger: global.logger, pooled: false)
+            } catch {
+                throw Failure(store: error)
+            }
+        }
         let copy = scratch.appending(path: "dry-run.sqlite").path
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

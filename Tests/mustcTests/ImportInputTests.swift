@@ -211,4 +211,22 @@ import Testing
         #expect(summary["linked"] == 1 && summary["alreadyLinked"] == 1 && summary["rows"] == 2, "\(outcome.all)")
         #expect(try await lists(binary)["Ann"] == ["Dune 1984 841"])
     }
+
+    @Test func anImportThatChangesNothingWritesNothing() async throws {
+        let path = try file("list.csv", Self.watchlist)
+        let first = try await mustc.run(["import", "Ann", path])
+        #expect(first.status == 0, "\(first.all)")
+        let database = mustc.databasePath
+        let state = { () throws -> [Data] in
+            try [database, database + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        }
+        let modified = { try FileManager.default.attributesOfItem(atPath: database)[.modificationDate] as? Date }
+        let (before, dateBefore) = (try state(), try modified())
+        for arguments in [["import", "Ann", path], ["import", "--dry-run", "Bob", path]] {
+            let again = try await mustc.run(arguments)
+            #expect(again.status == 0, "\(again.all)")
+            #expect(try state() == before, "\(arguments): the database and its -wal are byte for byte the same")
+            #expect(try modified() == dateBefore, "\(arguments)")
+        }
+    }
 }
