@@ -104,7 +104,7 @@ import Testing
         try writeDatabaseBefore0006()
         let store = try Store(path: path, logger: quietLogger)
         let applied = try sqlite(path, "SELECT group_concat(identifier, ',') FROM schemaMigration")
-        #expect(applied.hasSuffix("0005_history,0006_settings,0007_failing_index"))
+        #expect(applied.contains("0005_history,0006_settings,0007_failing_index"))
         #expect(try sqlite(path, "SELECT value FROM setting WHERE name = 'titleKeyFold'") == "\(TitleKey.version)")
         #expect(try store.members().map(\.movies) == [1, 2])
         let bob = try #require(try store.ratings(member: "Bob").members.first?.movies)

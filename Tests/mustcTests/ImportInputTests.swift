@@ -9,7 +9,10 @@ import Testing
     let mustc: MustcBinary
 
     static let extra = [
-        StubMovie(id: 101, title: "Léon", popularity: 20, releaseDate: "1994-09-14", imdbId: "tt0110413")
+        StubMovie(id: 101, title: "Léon", popularity: 20, releaseDate: "1994-09-14", imdbId: "tt0110413"),
+        // Two films of 2019 whose titles fold alike; Letterboxd gives each its own URI.
+        StubMovie(id: 500_001, title: "Rain", popularity: 3, releaseDate: "2019-03-01"),
+        StubMovie(id: 500_002, title: "rain", popularity: 1, releaseDate: "2019-10-01"),
     ]
 
     init() throws {
@@ -228,5 +231,25 @@ import Testing
             #expect(try state() == before, "\(arguments): the database and its -wal are byte for byte the same")
             #expect(try modified() == dateBefore, "\(arguments)")
         }
+    }
+
+    @Test func letterboxdFilmsWithTheirOwnURIsStayTwoFilmsAndAreFoundByURI() async throws {
+        let list =
+            "Date,Name,Year,Letterboxd URI\n2024-01-01,Rain,2019,https://boxd.it/rainA\n"
+            + "2024-01-02,rain,2019,https://boxd.it/rainB\n"
+        let path = try file("watched.csv", list)
+        let first = try await mustc.run(["import", "--json", "Ann", path])
+        #expect(first.status == 0, "\(first.all)")
+        let summary = try counts(first)
+        #expect(summary["linked"] == 2 && summary["needsChoice"] == 1, "\(first.all)")
+        let ann = try #require(try await lists()["Ann"])
+        #expect(ann.count == 2 && ann.contains("Rain 2019 500001"), "\(ann)")
+        // The second film is kept, with both TMDB movies to choose from, rather than merged into the first.
+        let status = try await mustc("status")
+        #expect(status.stdout.contains("tmdb:500002"), "\(status.all)")
+        stub.resetCounters()
+        let again = try await mustc.run(["import", "--json", "Ann", path])
+        #expect(try counts(again)["alreadyLinked"] == 2, "\(again.all)")
+        #expect(stub.requestCount == 0, "each row was found by its URI")
     }
 }

@@ -28,18 +28,24 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     public var year: Int?
     public var tmdbId: Int?
     public var imdbId: String?
+    /// The film's boxd.it URI, from a Letterboxd watchlist or watched list: films are told apart by it.
+    public var letterboxdUri: String?
 
-    public init(title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil) {
+    public init(
+        title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil, letterboxdUri: String? = nil
+    ) {
         self.title = title
         self.year = year
         self.tmdbId = tmdbId
         self.imdbId = imdbId
+        self.letterboxdUri = letterboxdUri
     }
 
     /// The same movie named twice (a rewatch in a diary, a film on two lists) has the same key.
     public var key: String {
         if let tmdbId { return "tmdb:\(tmdbId)" }
         if let imdbId { return "imdb:\(imdbId)" }
+        if let letterboxdUri { return "letterboxd:\(letterboxdUri)" }
         return "title:" + TitleKey.make(title) + (year.map { " (\($0))" } ?? "")
     }
 
@@ -62,6 +68,7 @@ public struct ImportLayout: Sendable, Equatable {
     var tmdbId: Int?
     var imdbId: Int?
     var titleType: Int?
+    var letterboxdUri: Int?
     var memberColumn: Int?
     public var columns: Int
 
@@ -85,7 +92,12 @@ public struct ImportLayout: Sendable, Equatable {
         guard missing.isEmpty else { throw .missing(chosen, missing) }
         switch chosen {
         case .letterboxd:
-            return ImportLayout(format: chosen, title: column("Name")!, year: column("Year"), columns: header.count)
+            // The URI names the film in watchlist.csv and watched.csv; in ratings.csv and diary.csv (with a
+            // Rating or Watched Date column) it names the member's entry, and a rewatch has another one.
+            let entries = column("Rating") != nil || column("Watched Date") != nil
+            return ImportLayout(
+                format: chosen, title: column("Name")!, year: column("Year"),
+                letterboxdUri: entries ? nil : column("Letterboxd URI"), columns: header.count)
         case .imdb:
             return ImportLayout(
                 format: chosen, title: column("Title")!, year: column("Year"), imdbId: column("Const"),
@@ -144,6 +156,9 @@ public struct ImportLayout: Sendable, Equatable {
                 return .invalid("\(tmdbText.debugDescription) is not a TMDB id")
             }
             entry.tmdbId = id
+        }
+        if case let uri = field(letterboxdUri), uri.hasPrefix("https://") || uri.hasPrefix("http://") {
+            entry.letterboxdUri = uri
         }
         if entry.title.isEmpty, let id = entry.imdbId { entry.title = "imdb:\(id)" }
         do {

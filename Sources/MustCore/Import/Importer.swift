@@ -131,7 +131,7 @@ public struct Importer: Sendable {
             let unasked = batch.filter { matches[$0.entry.key] == nil && asked.insert($0.entry.key).inserted }
             matches.merge(try await lookUp(unasked, state)) { first, _ in first }
             for row in batch {
-                let match = matches[row.entry.key] ?? .failed("not looked up")
+                let match = try distinct(matches[row.entry.key] ?? .failed("not looked up"), row.entry)
                 let linked = try apply(match, to: row.entry)
                 if linked {
                     state.summary.linked += 1
@@ -149,6 +149,16 @@ public struct Importer: Sendable {
     private func tell(_ state: inout State) {
         for held in state.held.sorted(by: { $0.row < $1.row }) { events(held.event) }
         state.held.removeAll(keepingCapacity: true)
+    }
+
+    /// Two Letterboxd films TMDB answers with one movie ("Rain" and "rain", 2019): the second is not merged into
+    /// the first, but kept with TMDB's answers to choose from.
+    private func distinct(_ match: ImportMatch, _ entry: ImportEntry) throws(StoreError) -> ImportMatch {
+        guard let uri = entry.letterboxdUri, let taken = match.taken,
+            try store.holdsAnotherFilm(remoteId: taken.id, letterboxdUri: uri)
+        else { return match }
+        if case .chosen(let movie, let others) = match { return .needsChoice([movie] + others) }
+        return .needsChoice([taken])
     }
 
     /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.

@@ -17,4 +17,17 @@ extension Store {
                 arguments: [TitleKey.make(member), remoteId]) ?? false
         }
     }
+
+    /// Whether the movie TMDB knows by `remoteId` is another Letterboxd film than `letterboxdUri`.
+    public func holdsAnotherFilm(remoteId: Int, letterboxdUri: String) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM movie
+                        WHERE remoteId = ? AND letterboxdUri IS NOT NULL AND letterboxdUri <> ?)
+                    """,
+                arguments: [remoteId, letterboxdUri]) ?? false
+        }
+    }
 }
