@@ -94,6 +94,13 @@ extension Store {
                     sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ? AND remoteId IS NULL"
                 ).execute(arguments: [tmdbId, Self.identityKey(remoteId: tmdbId), known])
             }
+            // A title stored with U+FFFD (a Latin-1 list read as UTF-8 before encodings were detected) takes
+            // the row's spelling when the row has none.
+            if !entry.title.unicodeScalars.contains("\u{FFFD}") {
+                try db.cachedStatement(
+                    sql: "UPDATE movie SET title = ?, titleKey = ? WHERE id = ? AND instr(title, char(65533)) > 0"
+                ).execute(arguments: [entry.title, key, known])
+            }
             if let uri = entry.letterboxdUri {
                 try db.cachedStatement(sql: "UPDATE movie SET letterboxdUri = ? WHERE id = ? AND letterboxdUri IS NULL")
                     .execute(arguments: [uri, known])
