@@ -27,7 +27,8 @@ import Testing
     @Test func everyMemberMovieLinkAndRatingSurvivesAndURIsNameFilms() throws {
         try Self.writeDatabaseBeforeURIs(at: path)
         let store = try Store(path: path, logger: quietLogger)
-        #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier = '0010_letterboxd_uri'") == "1")
+        #expect(
+            try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier = '0010_letterboxd_uri'") == "1")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
         #expect(try store.members().map(\.movies) == [2, 3])

@@ -256,7 +256,8 @@ import Testing
     @Test func aTitleStoredWithAReplacementCharacterIsRepairedByItsIMDbId() async throws {
         let broken = try file("broken.csv", "Const,Title,Year\ntt0110413,L\u{FFFD}on,1994\n")
         #expect(try await mustc.run(["import", "Ann", broken]).status == 0)
-        let latin1 = try file("latin1-imdb.csv", Array("Const,Title,Year\ntt0110413,L".utf8) + [0xE9] + Array("on,1994\n".utf8))
+        let latin1 = try file(
+            "latin1-imdb.csv", Array("Const,Title,Year\ntt0110413,L".utf8) + [0xE9] + Array("on,1994\n".utf8))
         let outcome = try await mustc.run(["import", "--json", "Ann", latin1])
         #expect(try counts(outcome)["alreadyLinked"] == 1, "\(outcome.all)")
         #expect(try await lists()["Ann"] == ["Léon 1994 101"])

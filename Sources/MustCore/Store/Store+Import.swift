@@ -116,7 +116,9 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                     """
             ).execute(
-                arguments: [entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, entry.letterboxdUri, now])
+                arguments: [
+                    entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, entry.letterboxdUri, now,
+                ])
             if db.changesCount > 0 {
                 movieId = db.lastInsertedRowID
             } else {
