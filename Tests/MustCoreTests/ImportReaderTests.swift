@@ -151,4 +151,20 @@ struct ImportReaderTests {
         #expect(open.hasPrefix("an unbalanced quote"))
         #expect(records[4] == .fields(["next", "3"], line: 5))
     }
+
+    @Test func encodingsAreToldFromTheFirstBytes() {
+        func detect(_ bytes: [UInt8], _ forced: ListEncoding? = nil) -> ListEncoding.Detected {
+            ListEncoding.detect(bytes, forced: forced)
+        }
+        #expect(detect(Array("Name,Year\n".utf8)) == .bytes(bom: 0))
+        #expect(detect([0xEF, 0xBB, 0xBF] + Array("Name".utf8)) == .bytes(bom: 3))
+        #expect(detect([0xFF, 0xFE, 0x4E, 0x00]) == .utf16(bigEndian: false, bom: 2))
+        #expect(detect([0xFE, 0xFF, 0x00, 0x4E]) == .utf16(bigEndian: true, bom: 2))
+        #expect(detect(Array("N\0a\0m\0e\0".utf8)) == .utf16(bigEndian: false, bom: 0))
+        #expect(detect(Array("\0N\0a\0m\0e".utf8)) == .utf16(bigEndian: true, bom: 0))
+        #expect(detect(Array("Name".utf8), .utf16) == .utf16(bigEndian: false, bom: 0))
+        #expect(detect(Array("a\0b".utf8)) == .binary, "a zero byte, but too little to be UTF-16")
+        #expect(detect([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01]) == .binary)
+        #expect(detect(Array(repeating: 0x1B, count: 20) + Array("Name".utf8)) == .binary)
+    }
 }

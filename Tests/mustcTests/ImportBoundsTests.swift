@@ -3,7 +3,7 @@ import TMDBStub
 import Testing
 
 /// Absurd inputs cost little (issue 22): a 50 MB line, a zip holding a 200 MB line, a file without a line end,
-/// binary files. Memory is judged by the child's peak RSS (wait4's ru_maxrss); time only by generous deadlines.
+/// binary files. Memory is judged by the child's peak RSS (VmHWM, see SpawnedProcess); time only by deadlines.
 @Suite final class ImportBoundsTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary
@@ -42,7 +42,7 @@ import Testing
         #expect(ended.stderr.contains("big.csv:2: invalid row, not imported: it is longer than 64 KB"))
         #expect(ended.stderr.utf8.count < 2000, "the message quotes 80 characters, not the line")
         #expect(ended.peakMemory <= Self.peakBound, "peak RSS \(ended.peakMemory >> 20) MB")
-        print("50 MB line: peak RSS \(ended.peakMemory >> 10) KB")
+        print("50 MB line: peak RSS \(ended.peakMemory >> 10) KB (ru_maxrss \(ended.maxRSS >> 10) KB)")
     }
 
     @Test func aFileWithoutALineEndIsNotEchoed() async throws {
@@ -85,7 +85,7 @@ import Testing
         let summary = try Outcome(status: 0, stdout: ended.stdout, stderr: "").json()
         #expect(summary["linked"] as? Int == 1, "\(ended.stdout)")
         #expect(ended.peakMemory <= Self.peakBound, "peak RSS \(ended.peakMemory >> 20) MB")
-        print("200 MB line in a zip: peak RSS \(ended.peakMemory >> 10) KB")
+        print("200 MB line in a zip: peak RSS \(ended.peakMemory >> 10) KB (ru_maxrss \(ended.maxRSS >> 10) KB)")
 
         // Again, stopped while it reads: it opens the zip once its signal handlers are in place.
         let fresh = MustcBinary(stub: stub)

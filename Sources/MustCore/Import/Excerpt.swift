@@ -3,13 +3,16 @@
 enum Excerpt {
     static let limit = 80
 
-    static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String { "\"\(shown(text))\"" }
+
+    /// The same, without the quotes.
+    static func shown(_ text: String) -> String {
         var shown = ""
         for (index, character) in text.enumerated() {
-            guard index < limit else { return "\"\(shown)…\"" }
+            guard index < limit else { return shown + "…" }
             for scalar in character.unicodeScalars { shown += visible(scalar) }
         }
-        return "\"\(shown)\""
+        return shown
     }
 
     /// C0 controls as their control pictures (␀, ␉, ␍), DEL as ␡, C1 controls as U+0080-style codes.

@@ -127,33 +127,35 @@ public struct ImportLayout: Sendable, Equatable {
         if let titleType {
             let type = field(titleType)
             let folded = type.lowercased().filter { !$0.isWhitespace }
-            if !type.isEmpty, !Self.movieTypes.contains(folded) { return .skipped("a \(type), not a movie") }
+            if !type.isEmpty, !Self.movieTypes.contains(folded) {
+                return .skipped("a \(Excerpt.shown(type)), not a movie")
+            }
         }
         // Folded only when the spelling differs: folding each row of a 100,000-row file showed in its time.
         if let memberColumn, case let named = field(memberColumn), !named.isEmpty, named != member,
             TitleKey.make(named) != TitleKey.make(member)
         {
-            return .skipped("\(field(memberColumn))'s row, not \(member)'s")
+            return .skipped("\(Excerpt.shown(field(memberColumn)))'s row, not \(member)'s")
         }
         let yearText = field(year)
         var entry = ImportEntry(title: field(title))
         if !yearText.isEmpty {
             guard let year = Int(yearText), MovieReference.years.contains(year) else {
-                return .invalid("the year \(yearText.debugDescription) is not a year between 1870 and 2100")
+                return .invalid("the year \(Excerpt.quoted(yearText)) is not a year between 1870 and 2100")
             }
             entry.year = year
         }
         let imdbText = field(imdbId)
         if !imdbText.isEmpty {
             guard let id = MovieReference.imdbId(imdbText) else {
-                return .invalid("\(imdbText.debugDescription) is not an IMDb id (tt and digits)")
+                return .invalid("\(Excerpt.quoted(imdbText)) is not an IMDb id (tt and digits)")
             }
             entry.imdbId = id
         }
         let tmdbText = field(tmdbId)
         if !tmdbText.isEmpty {
             guard let id = Int(tmdbText), id > 0, id <= Int32.max else {
-                return .invalid("\(tmdbText.debugDescription) is not a TMDB id")
+                return .invalid("\(Excerpt.quoted(tmdbText)) is not a TMDB id")
             }
             entry.tmdbId = id
         }
@@ -178,7 +180,7 @@ public enum ImportHeaderProblem: Error, Sendable, Equatable, CustomStringConvert
     public var description: String {
         switch self {
         case .unknown(let header):
-            let shown = header.prefix(8).joined(separator: ",")
+            let shown = Excerpt.shown(header.prefix(8).joined(separator: ","))
             return "its header (\(shown.isEmpty ? "empty" : shown)) is not a list mustc reads; expected "
                 + "Letterboxd (Name, Year), IMDb (Const, Title) or mustc CSV (title) columns"
         case .missing(let format, let columns):

@@ -26,8 +26,10 @@ public enum ListEncoding: String, Sendable, CaseIterable, Codable {
         let zeroAtOdd = stride(from: 1, to: sample.count, by: 2).filter { sample[$0] == 0 }.count
         let zeroAtEven = stride(from: 0, to: sample.count, by: 2).filter { sample[$0] == 0 }.count
         let pairs = max(sample.count / 2, 1)
-        if forced == .utf16 || (!bytesForced && bom == 0 && max(zeroAtOdd, zeroAtEven) * 5 > pairs * 2) {
-            // Text in UTF-16 without a mark: mostly ASCII, so every other byte is zero.
+        // Text in UTF-16 without a mark: mostly ASCII, so every other byte is zero, and the others hardly ever.
+        let alternating =
+            sample.count >= 4 && max(zeroAtOdd, zeroAtEven) * 5 > pairs * 2 && min(zeroAtOdd, zeroAtEven) * 20 < pairs
+        if forced == .utf16 || (!bytesForced && bom == 0 && alternating) {
             return .utf16(bigEndian: zeroAtEven > zeroAtOdd, bom: 0)
         }
         let controls = sample.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }.count
