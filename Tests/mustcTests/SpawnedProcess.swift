@@ -3,9 +3,10 @@ import Foundation
 /// The built binary started with posix_spawn and reaped with wait4, for what Process cannot give: the child's peak
 /// resident memory, and standard input from a FIFO the test holds.
 ///
-/// The peak is the largest VmHWM of /proc/PID/status sampled while the binary runs, not wait4's ru_maxrss: glibc's
-/// posix_spawn starts the child with CLONE_VM, and at exec Linux folds the high-water mark of the memory it shared
-/// (this test process's, 60 MB and more when every suite runs) into the child's ru_maxrss.
+/// The peak is wait4's ru_maxrss when that is above this test process's own high-water mark, else the largest VmHWM
+/// of /proc/PID/status sampled while the binary ran: glibc's posix_spawn starts the child with CLONE_VM, and at exec
+/// Linux folds the high-water mark of the memory it shared (this process's, 60 MB and more when every suite runs)
+/// into the child's ru_maxrss. Above that mark, ru_maxrss can only be the child's own.
 struct SpawnedProcess {
     let pid: pid_t
     let stdoutPath: String
@@ -36,7 +37,7 @@ struct SpawnedProcess {
     struct Ended {
         /// The exit status, or nil when a signal ended the process.
         var status: Int32?
-        /// Peak resident memory in bytes: the last VmHWM read before the process ended.
+        /// Peak resident memory in bytes (see above).
         var peakMemory: Int
         /// wait4's ru_maxrss in bytes, which includes the test process's memory (see above).
         var maxRSS: Int
@@ -66,7 +67,9 @@ struct SpawnedProcess {
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exited = status & 0x7F == 0
         return Ended(
-            status: exited ? (status >> 8) & 0xFF : nil, peakMemory: peak, maxRSS: usage.ru_maxrss * 1024,
+            status: exited ? (status >> 8) & 0xFF : nil,
+            peakMemory: usage.ru_maxrss * 1024 > Self.highWaterMark(of: "self") ?? .max ? usage.ru_maxrss * 1024 : peak,
+            maxRSS: usage.ru_maxrss * 1024,
             stdout: read(stdoutPath), stderr: read(stderrPath))
     }
 
@@ -75,7 +78,12 @@ struct SpawnedProcess {
     /// VmHWM in bytes, once the process runs the binary (before its exec it is a copy of this process).
     private func highWaterMark() -> Int? {
         let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
-        guard exe == executable, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        guard exe == executable else { return nil }
+        return Self.highWaterMark(of: "\(pid)")
+    }
+
+    private static func highWaterMark(of process: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { return nil }
         return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
