@@ -31,11 +31,11 @@ struct ExportCommand: AsyncParsableCommand {
             if FileManager.default.fileExists(atPath: global.databasePath(config)) {
                 let store = try global.openStoreForReading(config)
                 if let member, try !store.hasMember(member) {
-                    throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                    throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
                 }
                 try store.exportRows(member: member) { writer.add($0) }
             } else if let member {
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             writer.finish()
         }

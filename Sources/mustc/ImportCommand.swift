@@ -83,7 +83,11 @@ struct ImportCommand: AsyncParsableCommand {
             }
             withExtendedLifetime(signals) {}
             let (summary, unreadable) = box.value ?? (ImportSummary(), [])
-            print(json ? ReportRenderer.json(summary) : ImportOutput.summary(summary, member: validatedMember))
+            if json {
+                Output.exact(ReportRenderer.json(summary))
+            } else {
+                print(ImportOutput.summary(summary, member: validatedMember))
+            }
             if !unreadable.isEmpty {
                 throw Failure.usage("every row of \(unreadable.joined(separator: ", ")) is invalid")
             }

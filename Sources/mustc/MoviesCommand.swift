@@ -20,7 +20,7 @@ struct MoviesCommand: AsyncParsableCommand {
         try await reporting {
             let store = try global.openStoreForReading(try global.loadConfig())
             if let member, try !store.hasMember(member) {
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             let movies = try store.movies(member: member)
             let now = Date()
@@ -32,9 +32,9 @@ struct MoviesCommand: AsyncParsableCommand {
                 ]
             }
             switch format {
-            case .json: print(ReportRenderer.json(movies))
+            case .json: Output.exact(ReportRenderer.json(movies))
             case .csv:
-                print(
+                Output.exact(
                     ReportRenderer.csv(
                         header: [
                             "title", "year", "remoteId", "releaseDate", "members", "lastCheckedAt", "nextCheckAt",

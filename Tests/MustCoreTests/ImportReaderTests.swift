@@ -147,7 +147,7 @@ struct ImportReaderTests {
             Issue.record("\(records.prefix(3))")
             return
         }
-        #expect(reason.hasPrefix("it is longer than 64 KB: \"␛xxx") && reason.count < 120, "\(reason)")
+        #expect(reason.hasPrefix("it is longer than 64 KB: \"\\u001Bxxx") && reason.count < 120, "\(reason)")
         #expect(open.hasPrefix("an unbalanced quote"))
         #expect(records[4] == .fields(["next", "3"], line: 5))
     }

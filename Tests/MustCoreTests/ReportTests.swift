@@ -59,19 +59,20 @@ import Testing
         #expect(ISO8601.string(Date(timeIntervalSince1970: -1e300)) == "0001-01-01T00:00:00Z")
     }
 
-    /// The table for `report`, written out by hand: one decimal, and a dash for each figure not fetched yet.
+    /// The table for `report`, written out by hand: figures as sent, controls made visible, a dash for each figure
+    /// not fetched yet.
     static let expectedTable = [
         "Zoë \"Z\" O'Neil",
-        "  Movie                                      Popularity  Rating  Votes  Updated",
-        "  Amélie (2001)                              7.2         7.9     11412  2026-11-18T11:06:40Z",
-        "  Tab\there, back\\slash, bell\u{7}, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
-        "  Not fetched                                –           –       –      not fetched yet",
+        "  Movie                                           Popularity  Rating  Votes  Updated",
+        "  Amélie (2001)                                   7.248       7.9     11412  2026-11-18T11:06:40Z",
+        "  Tab\there, back\\slash, bell\\u0007, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
+        "  Not fetched                                     –           –       –      not fetched yet",
         "",
         "Nobody",
         "  (no movies)",
     ].joined(separator: "\n")
 
-    @Test func tableShowsOneDecimalAndDashesForMissingFigures() {
+    @Test func tableShowsFiguresAsSentControlsVisibleAndDashesForMissingOnes() {
         let table = Self.report.render(.table)
         #expect(table == Self.expectedTable)
         let notFetched = table.split(separator: "\n").first { $0.contains("Not fetched") } ?? ""

@@ -60,7 +60,7 @@ import Testing
         let fromCSV = lines.dropFirst().map { line -> [String] in
             let field = line.components(separatedBy: ",")
             let shown = field[2].isEmpty ? field[1] : "\(field[1]) (\(field[2]))"
-            let popularity = Double(field[4]).map { String(format: "%.1f", $0) } ?? "–"
+            let popularity = field[4].isEmpty ? "–" : field[4]
             return [field[0], shown, popularity, field[5].isEmpty ? "–" : field[5], field[6].isEmpty ? "–" : field[6]]
         }
         var fromTable: [[String]] = []

@@ -122,7 +122,9 @@ public struct ImportLayout: Sendable, Equatable {
     public func row(_ fields: [String], member: String) -> ImportRow {
         func field(_ index: Int?) -> String {
             guard let index, index < fields.count else { return "" }
-            return fields[index].trimmingCharacters(in: .whitespaces)
+            let text = fields[index].trimmingCharacters(in: .whitespaces)
+            // mustc's own CSV guards formulas with a leading quote (`SpreadsheetText`); other lists never do.
+            return format == .csv ? SpreadsheetText.unguarded(text) : text
         }
         if let titleType {
             let type = field(titleType)

@@ -38,7 +38,8 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
 public enum ImportMatch: Sendable, Equatable {
     case exact(RemoteMovie)
     case chosen(RemoteMovie, others: [RemoteMovie])
-    case needsChoice([RemoteMovie])
+    /// Nothing taken: the closest results, or (tied) every movie with the exact title, equally popular.
+    case needsChoice([RemoteMovie], tied: Bool = false)
     case notFound
     case failed(String)
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Imports lists into one member's list: rows are streamed from each file in chunks; a chunk's known movies are
 /// linked in one transaction, and the others go through the same lookup and match rules as `add` (exact, remakes
@@ -18,6 +19,9 @@ public struct Importer: Sendable {
     public var chunkSize = 200
     /// Lookups in flight; the rate limiter, not this, keeps them under `tmdb.maxRequestsPerSecond`.
     public var concurrency = 4
+    /// Set by the first answer showing that the configured address is not TMDB's: the rows after it are kept for
+    /// the next fetch without asking an address that cannot answer.
+    let wrongAddress = Latch()
 
     public init(
         store: Store, client: TMDBClient?, member: String, dryRun: Bool, checks: MovieSchedulePolicy,
@@ -176,7 +180,7 @@ public struct Importer: Sendable {
             let now = Date()
             let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
             _ = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
-        case .needsChoice(let candidates):
+        case .needsChoice(let candidates, _):
             try store.saveCandidates(
                 movieId: link.movieId,
                 candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
@@ -196,7 +200,9 @@ public struct Importer: Sendable {
             func start() {
                 guard next < rows.count else { return }
                 let entry = rows[next].entry
-                group.addTask { (entry.key, try await Self.lookUp(entry, client: client)) }
+                group.addTask { [wrongAddress] in
+                    (entry.key, try await Self.lookUp(entry, client: client, wrongAddress: wrongAddress))
+                }
                 next += 1
             }
             for _ in 0..<concurrency { start() }
@@ -210,8 +216,11 @@ public struct Importer: Sendable {
         }
     }
 
-    static func lookUp(_ entry: ImportEntry, client: TMDBClient?) async throws -> ImportMatch {
+    static func lookUp(_ entry: ImportEntry, client: TMDBClient?, wrongAddress: Latch) async throws
+        -> ImportMatch
+    {
         guard let client else { return .failed(noCredentials) }
+        if let known = wrongAddress.value { return .failed(known) }
         do {
             if let imdbId = entry.imdbId {
                 guard let found = try await client.find(imdbId: imdbId) else { return .notFound }
@@ -221,12 +230,16 @@ public struct Importer: Sendable {
             case .exact(let movie): return .exact(movie)
             case .mostPopular(let movie, let others): return .chosen(movie, others: others)
             case .needsChoice(let candidates): return candidates.isEmpty ? .notFound : .needsChoice(candidates)
+            case .tied(let candidates): return .needsChoice(candidates, tied: true)
             }
         } catch let error as TMDBError {
             // A request cut short by SIGINT fails like any other; the row must stay unlooked, not be kept as failed.
             try Task.checkCancellation()
             switch error {
             case .unauthorized: throw error
+            case .wrongAddress:
+                wrongAddress.set(error.description)
+                return .failed(error.description)
             case .notFound: return .notFound
             default: return .failed(error.description)
             }
@@ -246,4 +259,13 @@ extension ImportSummary {
         case .failed: failed += 1
         }
     }
+}
+
+/// A message set once, by whichever task sees it first, and read by all.
+final class Latch: Sendable {
+    private let stored = Mutex<String?>(nil)
+
+    var value: String? { stored.withLock { $0 } }
+
+    func set(_ message: String) { stored.withLock { $0 = $0 ?? message } }
 }

@@ -29,8 +29,10 @@ struct ChunkedOutput {
 
     mutating func timestamp(_ date: Date) { ISO8601.write(date, into: &bytes) }
 
-    /// A CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line break.
+    /// A CSV text field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line break;
+    /// guarded against spreadsheet formulas (`SpreadsheetText`).
     mutating func csvField(_ field: String) {
+        let field = SpreadsheetText.guarded(field)
         guard ReportRenderer.needsCSVQuotes(field) else { return append(field) }
         append(UInt8(ascii: "\""))
         for byte in field.utf8 {

@@ -56,11 +56,12 @@ extension RatingsReport {
     private func table(sparklines: Bool) -> String {
         guard !members.isEmpty else { return "No members yet. Add one with: mustc add <member> <movie>" }
         return members.map { member in
-            guard !member.movies.isEmpty else { return "\(member.name)\n  (no movies)" }
+            let name = TerminalText.visible(member.name)
+            guard !member.movies.isEmpty else { return "\(name)\n  (no movies)" }
             let rows = member.movies.map { movie -> [String] in
                 let trend = movie.trend
-                let popularity = (movie.popularity.map(Self.oneDecimal) ?? "–") + Trend.suffix(trend?.popularity)
-                let rating = (movie.voteAverage.map(Self.oneDecimal) ?? "–") + Trend.suffix(trend?.voteAverage)
+                let popularity = (movie.popularity.map(FigureText.table) ?? "–") + Trend.suffix(trend?.popularity)
+                let rating = (movie.voteAverage.map(FigureText.table) ?? "–") + Trend.suffix(trend?.voteAverage)
                 let votes = (movie.voteCount.map(String.init) ?? "–") + Trend.suffix(trend?.voteCount)
                 let updated = movie.updatedAt.map(ISO8601.string) ?? "not fetched yet"
                 let row = [movie.shown, popularity, rating, votes, updated]
@@ -69,7 +70,7 @@ extension RatingsReport {
             let header = ["Movie", "Popularity", "Rating", "Votes", "Updated"]
             let body = ReportRenderer.table(
                 header: sparklines ? header + ["Popularity over time"] : header, rows: rows, indent: "  ")
-            return "\(member.name)\n\(body)"
+            return "\(name)\n\(body)"
         }.joined(separator: "\n\n")
     }
 

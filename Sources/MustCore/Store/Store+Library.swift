@@ -154,29 +154,29 @@ extension Store {
         return MovieName.shown(row?[0] ?? "", row?[1])
     }
 
-    /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A movie added by its id carries
-    /// the id as its title until TMDB names it. What changed goes to the history in the same transaction.
+    /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A linked movie is shown by TMDB's
+    /// title (in `tmdb.language`), not the spelling typed, which stays an alias that still names it; a movie added
+    /// by its id carries the id as its title until TMDB names it. What changed goes to the history in the same
+    /// transaction.
     static func updateRatings(
         _ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, remoteId: Int? = nil,
         firstFigures: Bool = false, runId: Int64? = nil
     ) throws {
         let before = try RatingHistory.figures(db, movieId: movieId)
-        // No title a person types reads like this: the parser takes such text as an id.
-        let placeholder = "(title GLOB 'tmdb:[0-9]*' OR title GLOB 'imdb:tt[0-9]*')"
+        let title = remote.title.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         try db.execute(
             sql: """
                 UPDATE movie SET remoteId = coalesce(:remoteId, remoteId), popularity = :popularity,
                     voteAverage = :voteAverage, voteCount = :voteCount, releaseDate = :releaseDate,
                     updatedAt = :now, fetchError = NULL, notFoundAt = NULL, year = coalesce(:year, year),
                     imdbId = coalesce(:imdbId, imdbId),
-                    title = CASE WHEN :title IS NOT NULL AND \(placeholder) THEN :title ELSE title END,
-                    titleKey = CASE WHEN :title IS NOT NULL AND \(placeholder) THEN :titleKey ELSE titleKey END
+                    title = coalesce(:title, title), titleKey = coalesce(:titleKey, titleKey)
                 WHERE id = :id
                 """,
             arguments: [
                 "remoteId": remoteId, "popularity": remote.popularity, "voteAverage": remote.voteAverage,
                 "voteCount": remote.voteCount, "releaseDate": remote.releaseDate, "now": now, "year": remote.year,
-                "imdbId": remote.imdbId, "title": remote.title, "titleKey": remote.title.map(TitleKey.make),
+                "imdbId": remote.imdbId, "title": title, "titleKey": title.map(TitleKey.make),
                 "id": movieId,
             ])
         try RatingHistory.record(
