@@ -26,7 +26,9 @@ struct ImportCommand: AsyncParsableCommand {
             list exports, and the CSV `mustc export` writes; the format comes from the header row. A movie \
             already known is linked at once; the others are looked up as `add` does (by title and year, by \
             IMDb id, never a fuzzy guess), within tmdb.maxRequestsPerSecond. Importing again links only what \
-            is new. Exit codes: 64 when a file cannot be read, has no usable header, or has only invalid rows; \
+            is new. Each file is read once, as a stream: `-` is standard input, and pipes and FIFOs work. The \
+            encoding is detected (UTF-8, UTF-16 with a byte order mark, else Windows-1252) unless --encoding \
+            names it. Exit codes: 64 when a file cannot be read, has no usable header, or has only invalid rows; \
             75 when interrupted (importing again continues).
             """
     )

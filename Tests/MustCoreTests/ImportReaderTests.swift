@@ -150,6 +150,14 @@ struct ImportReaderTests {
         #expect(reason.hasPrefix("it is longer than 64 KB: \"\\u001Bxxx") && reason.count < 120, "\(reason)")
         #expect(open.hasPrefix("an unbalanced quote"))
         #expect(records[4] == .fields(["next", "3"], line: 5))
+        // Read whole in one go, a line past the bound is just as invalid.
+        let whole = "a,b\n" + String(repeating: "y", count: 70_000) + ",1\nok,2\n"
+        let (wholeRecords, _) = try trickled(Array(whole.utf8), step: 1 << 20)
+        #expect(wholeRecords.count == 3 && wholeRecords[2] == .fields(["ok", "2"], line: 3))
+        guard case .malformed(2, _) = wholeRecords[1] else {
+            Issue.record("\(wholeRecords[1])")
+            return
+        }
     }
 
     @Test func encodingsAreToldFromTheFirstBytes() {

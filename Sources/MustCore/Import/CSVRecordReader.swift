@@ -35,6 +35,7 @@ public final class CSVRecordReader {
     private var source: any ByteSource
     private let forced: ListEncoding?
     private var prepared = false
+    private var sawHeader = false
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
@@ -74,7 +75,10 @@ public final class CSVRecordReader {
         if first.overlong {
             return .malformed(line: first.number, reason: "it is longer than 64 KB: \(excerpt(first.text))")
         }
-        if first.number == 1 { chooseDelimiter(first.text) }
+        if !sawHeader {
+            sawHeader = true
+            chooseDelimiter(first.text)
+        }
         var scan = QuoteScan(delimiter: delimiter)
         scan.feed(first.text)
         if scan.open { return try continued(first, scan) }
@@ -163,15 +167,11 @@ public final class CSVRecordReader {
         var overlong: [UInt8]?
         while true {
             if let (end, next) = lineEnd() {
-                let line = overlong ?? Array(buffer[start..<end])
-                consume(to: next)
-                return numbered(line, overlong: overlong != nil)
+                return ended(at: end, next: next, overlong)
             }
             if atEnd {
                 guard start < buffer.count || overlong != nil else { return nil }
-                let line = overlong ?? Array(buffer[start...])
-                consume(to: buffer.count)
-                return numbered(line, overlong: overlong != nil)
+                return ended(at: buffer.count, next: buffer.count, overlong)
             }
             if overlong == nil, buffer.count - start > Self.maximumRecordBytes {
                 overlong = Array(buffer[start..<start + 400])
@@ -182,6 +182,15 @@ public final class CSVRecordReader {
             }
             try fill()
         }
+    }
+
+    /// The line from `start` to `end` (or the start kept of an overlong one), the next line beginning at `next`.
+    private func ended(at end: Int, next: Int, _ overlong: [UInt8]?) -> Line {
+        // Two reads can hold a whole line past the bound: it is as invalid as one that was dropped as it came.
+        let kept = overlong ?? (end - start > Self.maximumRecordBytes ? Array(buffer[start..<start + 400]) : nil)
+        let line = kept ?? Array(buffer[start..<end])
+        consume(to: next)
+        return numbered(line, overlong: kept != nil)
     }
 
     private func numbered(_ text: [UInt8], overlong: Bool) -> Line {
