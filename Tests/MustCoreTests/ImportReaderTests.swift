@@ -138,6 +138,18 @@ struct ImportReaderTests {
             ))
     }
 
+    @Test func aLoneSurrogateInUTF16IsAnInvalidRowNotAReplacementCharacter() throws {
+        let units: [UInt16] = Array("a,b\nx".utf16) + [0xD800] + Array("y,1\nok,2\n".utf16)
+        let bytes: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let (records, encoding) = try trickled(bytes, step: 3)
+        #expect(encoding == .utf16 && records.count == 3 && records[2] == .fields(["ok", "2"], line: 3))
+        guard case .malformed(2, let reason) = records[1] else {
+            Issue.record("\(records)")
+            return
+        }
+        #expect(reason.hasPrefix("it is not valid UTF-16"))
+    }
+
     @Test func aRecordPastTheBoundIsInvalidAndTheNextOneReads() throws {
         let long = "\u{1B}" + String(repeating: "x", count: 80_000)
         let text = "a,b\n\(long),1\n\"open\n\(long)\",2\nnext,3\n"

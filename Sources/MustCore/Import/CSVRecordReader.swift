@@ -124,6 +124,9 @@ public final class CSVRecordReader {
                 line: lines[0].number,
                 reason: "it is not UTF-8 text (read with --encoding windows-1252?): \(excerpt(bytes))")
         }
+        if (source as? UTF16Source)?.sawInvalid == true, text.unicodeScalars.contains("\u{FFFD}") {
+            return .malformed(line: lines[0].number, reason: "it is not valid UTF-16: \(excerpt(bytes))")
+        }
         let reader = try CSVReader(
             string: text, hasHeaderRow: false, delimiter: Unicode.Scalar(delimiter))
         var rows: [[String]] = []

@@ -72,6 +72,8 @@ final class UTF16Source: ByteSource {
     private var pending: [UInt8]
     private var lead: UInt16?
     private var ended = false
+    /// Whether a lone surrogate was read: it became U+FFFD, and the reader refuses a row holding one.
+    private(set) var sawInvalid = false
 
     init(_ inner: any ByteSource, bigEndian: Bool, pending: [UInt8]) {
         self.inner = inner
@@ -98,9 +100,10 @@ final class UTF16Source: ByteSource {
             if !ended, let last = units.last, UTF16.isLeadSurrogate(last) { lead = units.removeLast() }
             var out: [UInt8] = []
             out.reserveCapacity(units.count * 3)
-            _ = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) {
+            let invalid = transcode(units.makeIterator(), from: UTF16.self, to: UTF8.self, stoppingOnError: false) {
                 out.append($0)
             }
+            if invalid { sawInvalid = true }
             if !out.isEmpty || ended { return out }
         }
     }
