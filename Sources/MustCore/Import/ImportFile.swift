@@ -64,6 +64,8 @@ public struct ImportFile: @unchecked Sendable {
             throw ImportFileProblem(file: name, reason: problem.description)
         } catch let failure as ReadFailure {
             throw ImportFileProblem(file: name, reason: "it cannot be read (\(failure))")
+        } catch let failure as ZipEntryFailure {
+            throw ImportFileProblem(file: name, reason: failure.description)
         }
     }
 
