@@ -10,7 +10,7 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write every member's list (or one member's) with titles, years, ids and ratings.",
         discussion: """
             CSV (the default) has the columns member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,\
-            updatedAt, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
+            updatedAt,watched,watchedOn,ownRating, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
             shape of `ratings --format json` with each movie's imdbId. Export only reads the database.
             """
     )

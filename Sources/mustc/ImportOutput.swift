@@ -28,6 +28,9 @@ final class ImportOutput: Sendable {
         case .invalid(let place, let reason):
             bar?.clear()
             Output.note("\(place): invalid row, not imported: \(reason)")
+        case .markNotTaken(let place, let reason):
+            bar?.clear()
+            Output.note("\(place): \(reason)")
         case .skipped(let place, let reason):
             if dryRun { line("\(place)  skipped: \(reason)") }
         case .known(let place, let entry, let alreadyLinked):
@@ -113,7 +116,27 @@ final class ImportOutput: Sendable {
             "TMDB: \(summary.exact) exact, \(summary.chosen) chosen by popularity among remakes, "
             + "\(summary.needsChoice) need a choice, \(summary.notFound) not found, \(summary.failed) not looked up."
         let rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
-        return [head, lookups, rest].joined(separator: "\n")
+        var marks =
+            "\(summary.dryRun ? "Would mark" : "Marked") \(summary.markedWatched) watched; "
+            + "took \(summary.ratingsTaken) of \(member)'s ratings."
+        if summary.marksNotTaken > 0 {
+            let rows = summary.marksNotTaken == 1 ? "1 row" : "\(summary.marksNotTaken) rows"
+            marks += " \(rows) had a rating or day that could not be read (told above); not taken."
+        }
+        return [head, lookups, marks, rest, encodings(summary.encodings)].joined(separator: "\n")
+    }
+
+    /// "Read as UTF-8.", or each list's encoding when they differ; Windows-1252 says why it was chosen.
+    static func encodings(_ encodings: [String: String]) -> String {
+        func name(_ raw: String) -> String {
+            guard let encoding = ListEncoding(rawValue: raw) else { return raw }
+            return encoding == .windows1252 ? "Windows-1252 (not UTF-8)" : encoding.name
+        }
+        let distinct = Set(encodings.values)
+        guard distinct.count > 1 else { return "Read as \(name(distinct.first ?? "utf-8"))." }
+        return "Read "
+            + encodings.sorted { $0.key < $1.key }.map { "\($0.key) as \(name($0.value))" }
+            .joined(separator: ", ") + "."
     }
 }
 

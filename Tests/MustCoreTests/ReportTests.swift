@@ -99,14 +99,14 @@ import Testing
         #expect(
             lines[0]
                 == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
-                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount")
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount,watched,watchedOn,ownRating")
         #expect(lines[1].hasPrefix(#""Zoë ""Z"" O'Neil",Amélie,2001,194,7.248,7.9,11412,2026-11-18T"#))
         #expect(lines.count == 5)
         #expect(lines[2].hasPrefix("\"Zoë \"\"Z\"\" O'Neil\",\"Tab\there, back\\slash, bell\u{7}"))
         let title = "Line\u{2028}break, \"quoted\""
         let odd = RatingsReport(members: [MemberRatings(name: "A", movies: [MovieRating(title: title)])])
-        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,,,,,,\r\n"))
+        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,,,,,,,false,,\r\n"))
         let plain = RatingsReport(members: [MemberRatings(name: "Amélie", movies: [MovieRating(title: "Été")])])
-        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,,,,,,\r\n"))
+        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,,,,,,,false,,\r\n"))
     }
 }

@@ -55,7 +55,7 @@ import Testing
         #expect(
             lines.first
                 == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
-                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount")
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount,watched,watchedOn,ownRating")
         // The same rows both ways: member, movie as shown, popularity to one decimal, rating, votes, updated.
         let fromCSV = lines.dropFirst().map { line -> [String] in
             let field = line.components(separatedBy: ",")

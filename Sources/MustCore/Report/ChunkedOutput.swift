@@ -55,6 +55,14 @@ struct ChunkedOutput {
         if let updatedAt = movie.updatedAt { timestamp(updatedAt) }
     }
 
+    /// `,watched,watchedOn,ownRating` of a member's link: true or false, the day or empty, 1–10 or empty.
+    mutating func csvMark(_ mark: WatchMark) {
+        append(mark.watched ? ",true," : ",false,")
+        if let on = mark.on { append(on.text) }
+        append(UInt8(ascii: ","))
+        if let rating = mark.rating { append(String(rating)) }
+    }
+
     /// Emits what was made so far once a chunk is full; `force` at the end.
     mutating func flush(force: Bool = false) {
         guard let emit, force || bytes.count >= chunkSize else { return }

@@ -14,6 +14,8 @@ public struct LinkOutcome: Sendable, Equatable {
     public var linked: Bool
     /// When TMDB's figures were last written; nil for a movie never looked up.
     public var updatedAt: Date?
+    /// What an imported row's watched mark and rating changed on the link.
+    public var marked = MarkChange()
 
     /// "Dune (1984)", or the title alone when the year is unknown.
     public var shown: String { MovieName.shown(title, year) }
@@ -134,6 +136,14 @@ extension Store {
         return ResolveOutcome(movieId: target, title: row?[0] ?? "", year: row?[1], merged: merged)
     }
 
+    /// A link merged into another one of the same member and movie keeps what either said they watched: watched if
+    /// either was, the later day, and the surviving link's rating, else the merged one's.
+    static let mergedMarks = """
+        watched = max(watched, excluded.watched),
+        watchedOn = CASE WHEN excluded.watchedOn > coalesce(watchedOn, '') THEN excluded.watchedOn ELSE watchedOn END,
+        ownRating = coalesce(ownRating, excluded.ownRating)
+        """
+
     /// Moves links, aliases and a known IMDb id from `movieId` to `holder`, then deletes `movieId`;
     /// returns how the deleted movie was shown.
     static func merge(_ db: Database, _ movieId: Int64, into holder: Int64) throws -> String {
@@ -141,9 +151,9 @@ extension Store {
             db, sql: "SELECT title, year, imdbId FROM movie WHERE id = ?", arguments: [movieId])
         try db.execute(
             sql: """
-                INSERT INTO memberMovie (memberId, movieId, addedAt)
-                SELECT memberId, ?, addedAt FROM memberMovie WHERE movieId = ?
-                ON CONFLICT (memberId, movieId) DO NOTHING
+                INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating)
+                SELECT memberId, ?, addedAt, watched, watchedOn, ownRating FROM memberMovie WHERE movieId = ?
+                ON CONFLICT (memberId, movieId) DO UPDATE SET \(mergedMarks)
                 """,
             arguments: [holder, movieId])
         try db.execute(sql: "UPDATE movieAlias SET movieId = ? WHERE movieId = ?", arguments: [holder, movieId])
