@@ -123,7 +123,20 @@ final class ImportOutput: Sendable {
             let rows = summary.marksNotTaken == 1 ? "1 row" : "\(summary.marksNotTaken) rows"
             marks += " \(rows) had a rating or day that could not be read (told above); not taken."
         }
-        return [head, lookups, marks, rest].joined(separator: "\n")
+        return [head, lookups, marks, rest, encodings(summary.encodings)].joined(separator: "\n")
+    }
+
+    /// "Read as UTF-8.", or each list's encoding when they differ; Windows-1252 says why it was chosen.
+    static func encodings(_ encodings: [String: String]) -> String {
+        func name(_ raw: String) -> String {
+            guard let encoding = ListEncoding(rawValue: raw) else { return raw }
+            return encoding == .windows1252 ? "Windows-1252 (not UTF-8)" : encoding.name
+        }
+        let distinct = Set(encodings.values)
+        guard distinct.count > 1 else { return "Read as \(name(distinct.first ?? "utf-8"))." }
+        return "Read "
+            + encodings.sorted { $0.key < $1.key }.map { "\($0.key) as \(name($0.value))" }
+            .joined(separator: ", ") + "."
     }
 }
 

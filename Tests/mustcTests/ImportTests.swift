@@ -363,6 +363,9 @@ import ZIPFoundation
         #expect(interrupted["interrupted"] as? Bool == true)
         let linkedFirst = try #require(interrupted["linked"] as? Int)
         #expect(linkedFirst >= 8 && linkedFirst < 40, "\(interrupted)")
+        // `rows` counts the rows handled, not the 40 read before the signal.
+        #expect(
+            interrupted["rows"] as? Int == linkedFirst + (interrupted["alreadyLinked"] as? Int ?? -1), "\(interrupted)")
 
         var fast = mustc
         let config = mustc.home.file("fast.json")

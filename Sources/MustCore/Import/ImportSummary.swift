@@ -24,11 +24,16 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var ratingsTaken = 0
     /// Rows whose watched day or rating could not be read: the movie was imported without it.
     public var marksNotTaken = 0
+    /// Each list's encoding (`utf-8`, `windows-1252`, `utf-16`), by the name messages give it.
+    public var encodings: [String: String] = [:]
     public var dryRun = false
     /// Stopped by SIGINT or SIGTERM: what was linked stays, and importing again continues.
     public var interrupted = false
 
     public init() {}
+
+    /// Rows counted into one of the outcomes.
+    var handled: Int { linked + alreadyLinked + skipped + invalid }
 
     /// Rows that named a movie.
     public var movies: Int { rows - skipped - invalid }

@@ -55,25 +55,26 @@ public struct Importer: Sendable {
     public func run(_ files: [ImportFile]) async throws -> (summary: ImportSummary, unreadable: [String]) {
         var state = State()
         state.summary.dryRun = dryRun
-        state.total = max(files.reduce(0) { $0 + $1.size }, 1)
+        state.total = max(files.reduce(0) { $0 + ($1.size ?? 0) }, 1)
         do {
             for file in files {
                 try await importFile(file, &state)
-                state.done += file.size
+                state.done += file.size ?? file.reader.position
             }
         } catch is CancellationError {
             state.summary.interrupted = true
         }
         if Task.isCancelled { state.summary.interrupted = true }
+        // Rows read but not settled when the run stopped were not handled: `rows` counts what was.
+        if state.summary.interrupted { state.summary.rows = state.summary.handled }
         return (state.summary, state.unreadable)
     }
 
     typealias Pending = (place: String, entry: ImportEntry, position: Int, row: Int)
 
     private func importFile(_ file: ImportFile, _ state: inout State) async throws {
-        let reader = try CSVRecordReader(path: file.path)
-        reader.expectedFields = file.layout.columns
-        _ = try reader.next()  // the header, read when the file was opened
+        let reader = file.reader
+        defer { state.summary.encodings[file.name] = reader.encoding.rawValue }
         let before = state.summary
         var chunk: [Pending] = []
         while let record = try reader.next() {
@@ -110,7 +111,7 @@ public struct Importer: Sendable {
         tell(&state)
         let rows = state.summary.rows - before.rows
         if rows > 0, state.summary.invalid - before.invalid == rows { state.unreadable.append(file.name) }
-        events(.progress(Double(state.done + file.size) / Double(state.total), state.summary))
+        events(.progress(Double(state.done + (file.size ?? reader.position)) / Double(state.total), state.summary))
     }
 
     /// Links a chunk's known movies at once, then looks the others up a few at a time and links each batch as it
@@ -139,7 +140,7 @@ public struct Importer: Sendable {
             let unasked = batch.filter { matches[$0.entry.key] == nil && asked.insert($0.entry.key).inserted }
             matches.merge(try await lookUp(unasked, state)) { first, _ in first }
             for row in batch {
-                let match = matches[row.entry.key] ?? .failed("not looked up")
+                let match = try distinct(matches[row.entry.key] ?? .failed("not looked up"), row.entry)
                 let linked = try apply(match, to: row.entry, &state.summary)
                 if linked {
                     state.summary.linked += 1
@@ -159,6 +160,16 @@ public struct Importer: Sendable {
         state.held.removeAll(keepingCapacity: true)
     }
 
+    /// Two Letterboxd films TMDB answers with one movie ("Rain" and "rain", 2019): the second is not merged into
+    /// the first, but kept with TMDB's answers to choose from.
+    private func distinct(_ match: ImportMatch, _ entry: ImportEntry) throws(StoreError) -> ImportMatch {
+        guard let uri = entry.letterboxdUri, let taken = match.taken,
+            try store.holdsAnotherFilm(remoteId: taken.id, letterboxdUri: uri)
+        else { return match }
+        if case .chosen(let movie, let others) = match { return .needsChoice([movie] + others) }
+        return .needsChoice([taken])
+    }
+
     /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.
     private func apply(_ match: ImportMatch, to entry: ImportEntry, _ summary: inout ImportSummary)
         throws(StoreError) -> Bool
@@ -166,6 +177,12 @@ public struct Importer: Sendable {
         let link = try store.linkImported(member: member, entry)
         summary.count(link.marked)
         guard link.linked else { return false }
+        // `Dune,1984` then `Dune,`: the second row's answer is the movie the first linked, and the two rows merge
+        // into one link. `linked` counts links made, so that row is one already linked.
+        var made = true
+        if let remote = match.taken, link.remoteId != remote.id {
+            made = try !store.keeps(member: member, remoteId: remote.id)
+        }
         switch match {
         case .exact(let remote), .chosen(let remote, _):
             let now = Date()
@@ -178,7 +195,7 @@ public struct Importer: Sendable {
         case .notFound, .failed:
             break
         }
-        return true
+        return made
     }
 
     /// Asks TMDB about each row, `concurrency` at a time, reporting progress as answers come.

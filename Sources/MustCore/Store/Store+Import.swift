@@ -106,15 +106,31 @@ extension Store {
                     sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ? AND remoteId IS NULL"
                 ).execute(arguments: [tmdbId, Self.identityKey(remoteId: tmdbId), known])
             }
+            // A title stored with U+FFFD (a Latin-1 list read as UTF-8 before encodings were detected) takes
+            // the row's spelling when the row has none.
+            if !entry.title.unicodeScalars.contains("\u{FFFD}") {
+                try db.cachedStatement(
+                    sql: "UPDATE movie SET title = ?, titleKey = ? WHERE id = ? AND instr(title, char(65533)) > 0"
+                ).execute(arguments: [entry.title, key, known])
+            }
+            if let uri = entry.letterboxdUri {
+                try db.cachedStatement(sql: "UPDATE movie SET letterboxdUri = ? WHERE id = ? AND letterboxdUri IS NULL")
+                    .execute(arguments: [uri, known])
+            }
         } else {
+            // A Letterboxd film is its URI until TMDB names it: "Rain" and "rain" (2019) are two films.
             let identity =
-                entry.tmdbId.map(Self.identityKey(remoteId:)) ?? Self.identityKey(titleKey: key, year: entry.year)
+                entry.tmdbId.map(Self.identityKey(remoteId:)) ?? entry.letterboxdUri.map { "letterboxd:" + $0 }
+                ?? Self.identityKey(titleKey: key, year: entry.year)
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, letterboxdUri, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                     """
-            ).execute(arguments: [entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, now])
+            ).execute(
+                arguments: [
+                    entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, entry.letterboxdUri, now,
+                ])
             if db.changesCount > 0 {
                 movieId = db.lastInsertedRowID
             } else {
@@ -149,10 +165,16 @@ extension Store {
         {
             return id
         }
+        if let uri = entry.letterboxdUri,
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM movie WHERE letterboxdUri = ?"), arguments: [uri])
+        {
+            return id
+        }
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT movie.id, movie.remoteId, movie.imdbId FROM movieAlias
+                    SELECT movie.id, movie.remoteId, movie.imdbId, movie.letterboxdUri FROM movieAlias
                     JOIN movie ON movie.id = movieAlias.movieId
                     WHERE movieAlias.key = ? AND movieAlias.year = ?
                     """),
@@ -161,6 +183,7 @@ extension Store {
         let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
         if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
         if let wanted = entry.imdbId, let imdbId, imdbId != wanted { return nil }
+        if let wanted = entry.letterboxdUri, let uri = row[3] as String?, uri != wanted { return nil }
         return row[0]
     }
 }
