@@ -38,7 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
                         + "family password (`mustc password`), which crosses the network in the clear without a TLS "
                         + "proxy in front (see the README)")
             }
-            let edits = WebEdits(path: global.databasePath(config), config: config, logger: global.logger)
+            let edits = WebEdits(
+                path: global.databasePath(config), reader: store, config: config, logger: global.logger)
             let server = try WebServer(store: store, listen: address, edits: edits, logger: global.logger)
             do {
                 // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.

@@ -78,8 +78,7 @@ extension WebEdits {
         let top = pages.render(BarModel(csrf: csrf), "signedInBar")
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             .map { String($0).removingPercentEncoding ?? "" }
-        guard let editor else { return PageInsert(top: top, bottom: "") }
-        let store = editor.store
+        let store = reader
         func notice() -> NoticeModel? { NoticeModel(notices.withLock { $0.take(for: token.hash) }) }
         switch segments.first {
         case "" where segments.count == 1:
@@ -125,8 +124,7 @@ extension WebEdits {
     private func movieForms(
         _ key: MovieKey, csrf: String, path: String, notice: () -> NoticeModel?
     ) async throws -> MovieFormsModel {
-        guard let editor else { return MovieFormsModel(csrf: csrf) }
-        let store = editor.store
+        let store = reader
         let found = try await blocking { () -> (MovieReport, [MovieCandidate])? in
             guard let movie = try store.movieReport(key) else { return nil }
             return (movie, movie.remoteId == nil ? try store.candidates(movieId: movie.localId) : [])

@@ -6,7 +6,6 @@ import MustCore
 /// says what happened and what to do next.
 extension WebEdits {
     func add(member rawMember: String, movie text: String) async -> EditNotice {
-        guard let editor else { return .error(readOnlyReason ?? "edits are off") }
         let member: String
         let reference: MovieReference
         do {
@@ -16,6 +15,7 @@ extension WebEdits {
             return .error("\(error); nothing was changed.")
         }
         do {
+            let editor = try await blocking { try self.editor() }
             let link = try await blocking { try editor.add(member: member, movie: reference) }
             let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
             var notice = EditNotice(
@@ -68,12 +68,11 @@ extension WebEdits {
     }
 
     func remove(member: String, movie text: String) async -> EditNotice {
-        guard let editor else { return .error(readOnlyReason ?? "edits are off") }
         guard let reference = try? MovieReference.parse(text) else {
             return .error("\"\(text)\" does not name a movie; nothing was changed.")
         }
         do {
-            switch try await blocking({ try editor.remove(member: member, movie: reference) }) {
+            switch try await blocking({ try self.editor().remove(member: member, movie: reference) }) {
             case .unknownMember: return .error("There is no member \"\(member)\"; nothing was changed.")
             case .unknownMovie: return .error("There is no movie \"\(reference)\"; nothing was changed.")
             case .ambiguous(let member, let movies):
@@ -94,7 +93,6 @@ extension WebEdits {
 
     /// Says which TMDB movie a member's movie is, as `mustc resolve` does; also returns the movie's page.
     func settle(member: String, movie text: String, target: String) async -> (EditNotice, page: String?) {
-        guard let editor else { return (.error(readOnlyReason ?? "edits are off"), nil) }
         guard let named = try? MovieReference.parse(text) else {
             return (.error("\"\(text)\" does not name a movie; nothing was changed."), nil)
         }
@@ -102,6 +100,7 @@ extension WebEdits {
             return (.error("\"\(target)\" is not an id; give tmdb:ID, imdb:ttID, or a TMDB or IMDb link."), nil)
         }
         do {
+            let editor = try await blocking { try self.editor() }
             let found: MovieName
             switch try await blocking({ try editor.kept(member: member, named: named) }) {
             case .found(_, _, let movie): found = movie
@@ -133,6 +132,7 @@ extension WebEdits {
     }
 
     private func failed(_ error: any Error) -> EditNotice {
+        if let off = error as? EditsOff { return .error("Edits from this page are off: \(off.reason).") }
         logger.error("edit from the page failed", metadata: ["error": "\(error)"])
         if case StoreError.busy = error {
             return .error("The database stayed busy; nothing was changed. Try again in a moment.")

@@ -14,7 +14,7 @@ enum EditRoutes {
         router.post("/signin") { request, context in try await signIn(request, context, edits, pages) }
         router.post("/signout") { request, _ in
             try await guarded(request, pages) { _, token in
-                try await edits.blocking { try edits.editor?.store.endSession(tokenHash: token.hash) }
+                try await edits.blocking { try edits.editor().store.endSession(tokenHash: token.hash) }
                 var response = Response.redirect(to: "/", type: .normal)
                 response.headers[.setCookie] = WebEdits.clearedCookie(secure: WebEdits.cameOverHTTPS(request))
                 return response
@@ -70,7 +70,7 @@ enum EditRoutes {
     static func signIn(_ request: Request, _ context: PageContext, _ edits: WebEdits, _ pages: EditPages)
         async throws -> Response
     {
-        guard let editor = edits.editor, case .signedOut = Viewer.current else {
+        guard case .signedOut = Viewer.current else {
             return signInPage(edits, pages)
         }
         if let origin = request.headers[.origin], !CSRFCheck.sameSite(origin: origin, host: host(request)) {
@@ -93,7 +93,7 @@ enum EditRoutes {
         }
         let password = try await form(request)["password"] ?? ""
         let right = try await edits.blocking {
-            guard let hash = try editor.store.passwordHash() else { return false }
+            guard let hash = try edits.reader.passwordHash() else { return false }
             return FamilyPassword.verify(password, hash: hash)
         }
         guard right else { return signInPage(edits, pages, message: "That password was wrong.") }
@@ -101,7 +101,7 @@ enum EditRoutes {
         let token = SessionToken.random()
         let expired = edits.sessions.expiredBefore(now)
         try await edits.blocking {
-            try editor.store.startSession(tokenHash: token.hash, now: now, expiredBefore: expired)
+            try edits.editor().store.startSession(tokenHash: token.hash, now: now, expiredBefore: expired)
         }
         var response = Response.redirect(to: "/", type: .normal)
         response.headers[.setCookie] = edits.sessionCookie(token, secure: WebEdits.cameOverHTTPS(request))
@@ -112,7 +112,7 @@ enum EditRoutes {
     static func confirmRemove(_ request: Request, member: String, _ edits: WebEdits, _ pages: EditPages)
         async throws -> Response
     {
-        guard let token = Viewer.current.session, let editor = edits.editor else {
+        guard let token = Viewer.current.session else {
             return pages.refusal(.forbidden, heading: "Sign in first", "Only a signed-in browser can change the lists.")
         }
         let movie = request.uri.queryParameters["movie"].map(String.init) ?? ""
@@ -121,7 +121,7 @@ enum EditRoutes {
         }
         guard
             case .found(let name, _, let kept) = try await edits.blocking({
-                try editor.kept(member: member, named: reference)
+                try edits.reader.movie(member: member, named: reference)
             })
         else {
             throw PageError.notFound("\(member) has no movie \"\(reference)\" to remove.")

@@ -25,28 +25,31 @@ extension WebEdits {
 
     /// The viewer a request's cookie makes: a live session is touched (at most hourly), an expired one ended.
     func viewer(_ request: Request) async throws -> Viewer {
-        guard let editor else { return .editsOff(readOnlyReason ?? "edits are off") }
+        if let readOnlyReason { return .editsOff(readOnlyReason) }
         let token = Self.sessionCookie(request.headers)
         let now = clock()
         let sessions = sessions
         let stamp = DataStamp(
-            database: FileStamp(path: editor.store.path), log: FileStamp(path: editor.store.path + "-wal"))
+            database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))
+        let reader = reader
         let known = passwordSet.withLock { cached in cached?.stamp == stamp ? cached?.isSet : nil }
         // Most requests come without a cookie; while the file is unchanged they need no query at all.
         if known == false { return .editsOff(Self.noPassword) }
         if known == true, token == nil { return .signedOut }
         return try await blocking {
-            let isSet = try editor.store.passwordHash() != nil
+            let isSet = try reader.passwordHash() != nil
             self.passwordSet.withLock { $0 = (stamp, isSet) }
             guard isSet else { return Viewer.editsOff(Self.noPassword) }
-            guard let token, let session = try editor.store.session(tokenHash: token.hash) else {
+            guard let token, let session = try reader.session(tokenHash: token.hash) else {
                 return .signedOut
             }
             guard sessions.isLive(session, at: now) else {
-                try editor.store.endSession(tokenHash: session.tokenHash)
+                try self.editor().store.endSession(tokenHash: session.tokenHash)
                 return .signedOut
             }
-            if sessions.needsTouch(session, at: now) { try editor.store.touchSession(tokenHash: token.hash, now: now) }
+            if sessions.needsTouch(session, at: now) {
+                try self.editor().store.touchSession(tokenHash: token.hash, now: now)
+            }
             return .signedIn(token)
         }
     }

@@ -4,12 +4,18 @@ import MustCore
 import NIOPosix
 import Synchronization
 
-/// What the page needs for edits: a store it may write (or why it may not), the TMDB client settings, and the
-/// sign-in state shared by every request (the attempt limiter, the last edit's message for each session).
+/// What the page needs for edits: the pages' read-only store for every read, a store it may write (opened at the
+/// first write, or why it may not), the TMDB clients, and the sign-in state shared by every request (the attempt
+/// limiter, the last edit's message for each session).
 public final class WebEdits: Sendable {
     /// Why edits are off, when the server cannot write the database; shown on /signin.
     let readOnlyReason: String?
-    let editor: MovieEditor?
+    /// The pages' store: session checks and the forms' data read through it, so page views never write.
+    let reader: Store
+    let path: String
+    /// Opened at the first write (a sign-in, an edit): GRDB's pool writes a table into an empty write-ahead log
+    /// when it opens, and a server that is only looked at must leave the file as it found it.
+    private let writable = Mutex<MovieEditor?>(nil)
     let config: Config
     let logger: Logger
     let sessions = SessionPolicy()
@@ -23,37 +29,48 @@ public final class WebEdits: Sendable {
     let lookupClient: TMDBClient?
     let settleClient: TMDBClient?
 
-    /// Opens the database for writing when this user may; otherwise edits stay off and the reason is kept (the
-    /// path goes to the log only, as the pages never name files).
-    public init(path: String, config: Config, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Edits stay off, with the reason kept, when this user may not write the database (the path goes to the log
+    /// only, as the pages never name files).
+    public init(
+        path: String, reader: Store, config: Config, logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.path = path
+        self.reader = reader
         self.config = config
         self.logger = logger
         self.clock = clock
-        var reason: String?
-        var editor: MovieEditor?
         if access(path, W_OK) != 0 || access((path as NSString).deletingLastPathComponent, W_OK) != 0 {
-            reason = "the server runs as a user who may not write the database"
+            readOnlyReason = "the server runs as a user who may not write the database"
             logger.warning("edits from the page are off: this user cannot write \(path) or its directory")
         } else {
-            do {
-                editor = MovieEditor(
-                    store: try Store(path: path, logger: logger), checks: MovieSchedulePolicy(config.schedule),
-                    clock: clock)
-            } catch {
-                reason = "the server could not open the database for writing"
-                logger.warning("edits from the page are off: \(error)")
-            }
+            readOnlyReason = nil
         }
-        self.readOnlyReason = reason
-        self.editor = editor
         lookupClient = TMDBClient.forLookups(config, logger: logger)
         settleClient = TMDBClient.forSettling(config, logger: logger)
+    }
+
+    /// The editor over a writable store, opened on first use; call it on the blocking pool.
+    func editor() throws -> MovieEditor {
+        if let reason = readOnlyReason { throw EditsOff(reason: reason) }
+        let (path, logger, clock, checks) = (path, logger, clock, MovieSchedulePolicy(config.schedule))
+        return try writable.withLock { editor in
+            if let editor { return editor }
+            let opened = MovieEditor(store: try Store(path: path, logger: logger), checks: checks, clock: clock)
+            editor = opened
+            return opened
+        }
     }
 
     /// Runs blocking work (SQLite, bcrypt) on NIO's thread pool, off the event loop and the cooperative threads.
     func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive { try body() }
     }
+}
+
+/// Edits are off: the server may not write the database.
+struct EditsOff: Error {
+    var reason: String
 }
 
 /// The message an edit leaves for the page it redirects to, one per session, shown once. Bounded: a session that
