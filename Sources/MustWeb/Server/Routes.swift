@@ -8,7 +8,7 @@ enum Routes {
     static func register(on router: Router<BasicRequestContext>, pages: Pages) {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorPages(site: pages.site))
-        router.add(middleware: Freshness(reader: pages.reader))
+        router.add(middleware: Freshness(reader: pages.reader, cache: PageCache()))
 
         router.get("/") { _, _ in try await pages.home() }
         router.get("/members/:name") { request, context in
