@@ -183,6 +183,8 @@ private final class BodyCollector: ResponseBodyWriter {
     var buffer = ByteBuffer()
 
     func write(_ buffer: ByteBuffer) async throws {
+        // The pages write one buffer: kept as it is, without a copy into a buffer grown to twice its size.
+        guard self.buffer.readableBytes > 0 else { return self.buffer = buffer }
         var buffer = buffer
         self.buffer.writeBuffer(&buffer)
     }
