@@ -93,10 +93,14 @@ let package = Package(
             name: "MustCoreTests",
             dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
         ),
-        // Pure parts of the page: charts, view models, templates' escaping.
+        // Pure parts of the page: charts, view models, templates' escaping; the page cache behind its middleware.
         .testTarget(
             name: "MustWebTests",
-            dependencies: ["MustWeb", "MustCore"]
+            dependencies: [
+                "MustWeb", "MustCore", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // ZIPFoundation writes the Letterboxd export zips the import tests read.
         .testTarget(

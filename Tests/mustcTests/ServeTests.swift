@@ -129,6 +129,46 @@ import Testing
         #expect(changed.body.contains("Amélie"))
     }
 
+    /// Answers are kept while the database and the minute are unchanged (`PageCache`); none of that may show.
+    @Test func aKeptPageIsTheSamePageAndAWriteShowsOnTheNextLoad() async throws {
+        let stub = TMDBStubServer(movies: StubMovie.classics)
+        try stub.start()
+        defer { stub.stop() }
+        let mustc = try await Self.family(stub)
+        let server = try await ServeProcess.start(mustc)
+        defer { server.ensureStopped() }
+        var first = try await HTTP.get(server.url + "members/Ann")
+        var second = try await HTTP.get(server.url + "members/Ann")
+        // The tag holds the minute: if it turned between the two loads, a third load is under the second's tag.
+        if first.header("ETag") != second.header("ETag") {
+            (first, second) = (second, try await HTTP.get(server.url + "members/Ann"))
+        }
+        #expect(first.header("ETag") == second.header("ETag"))
+        #expect(second.status == 200 && second.body == first.body)
+        #expect(second.body.contains("Amélie") && !second.body.contains("Spirited Away"))
+
+        // Names stay escaped in a page sent again.
+        for _ in 0..<2 {
+            let zoe = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
+            #expect(zoe.body.contains("<h1>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</h1>") && !zoe.body.contains("<b>"))
+        }
+
+        // A write shows on the very next load, without If-None-Match: the kept page's validator no longer holds.
+        #expect(try await mustc("add", "Ann", "Spirited Away").status == 0)
+        let after = try await HTTP.get(server.url + "members/Ann")
+        #expect(after.status == 200 && after.body.contains("Spirited Away"))
+        #expect(after.header("ETag") != second.header("ETag"))
+        let signedIn = try await HTTP.get(server.url + "members/Ann", headers: ["Cookie": "session=ann"])
+        #expect(signedIn.status == 200 && signedIn.body.contains("Spirited Away"))
+
+        // Two answers that differ only in their query are two answers, in either order.
+        for member in ["Ann", "Bob", "Ann"] {
+            let ratings = try await HTTP.get(server.url + "api/ratings?member=\(member)")
+            #expect(ratings.body.contains("\"Amélie\"") == (member == "Ann"), "\(member): \(ratings.body)")
+            #expect(ratings.body.contains("\"Not On TMDB\"") == (member == "Bob"), "\(member): \(ratings.body)")
+        }
+    }
+
     @Test func fiveHundredIdleConnectionsDoNotStopANewClient() async throws {
         let stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()

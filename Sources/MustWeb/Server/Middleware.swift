@@ -53,9 +53,11 @@ struct ErrorPages<Context: RequestContext>: RouterMiddleware {
 
 /// `ETag` and `Last-Modified` from the database file and its write-ahead log, checked before any read: a phone
 /// reloading an unchanged page gets 304 without a query. The tag also holds the minute, because the pages say
-/// "in 3h" and draw 7-day windows.
+/// "in 3h" and draw 7-day windows. The same tag is the validator of `cache`: a page rendered under it is sent
+/// again while it holds, to requests without credentials only (see `PageCache`).
 struct Freshness<Context: RequestContext>: RouterMiddleware {
     let reader: StoreReader
+    let cache: PageCache
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -77,7 +79,16 @@ struct Freshness<Context: RequestContext>: RouterMiddleware {
             headers[.lastModified] = modified
             return Response(status: .notModified, headers: headers)
         }
-        var response = try await next(request, context)
+        var response: Response
+        if PageCache.mayServe(request.head) {
+            let key = PageCache.Key(
+                method: request.method, target: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
+            response = try await cache.page(for: key, validator: tag) {
+                try await PageCache.Page(next(request, context))
+            }.response
+        } else {
+            response = try await next(request, context)
+        }
         if response.status == .ok {
             response.headers[.eTag] = tag
             response.headers[.lastModified] = modified

@@ -9,7 +9,7 @@ enum Routes {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorPages(site: pages.site))
         if let edits { try EditRoutes.register(on: router, edits: edits) }
-        router.add(middleware: Freshness(reader: pages.reader))
+        router.add(middleware: Freshness(reader: pages.reader, cache: PageCache()))
 
         router.get("/") { _, _ in try await pages.home() }
         router.get("/members/:name") { request, context in
