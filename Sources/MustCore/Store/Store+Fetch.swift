@@ -195,27 +195,38 @@ extension Store {
     ///
     /// A row SQLite refuses (a constraint, a value it cannot store) must not sink the rest: it is returned as a
     /// failure, its movie records why, and the others commit. Errors that concern the whole database (busy, disk
-    /// full, I/O) still fail the batch. The batch is first tried whole in one savepoint; only when a row is
-    /// refused is it rolled back and redone with a savepoint per write. A savepoint per write, every time, cost
-    /// 8 of a changed movie's 161 µs of CPU (two writes each: its figures and its schedule; issue 21).
+    /// full, I/O) still fail the batch. The batch is first tried whole, with no savepoint; only when a row is
+    /// refused is that transaction rolled back and the batch redone with a savepoint per write. A savepoint per
+    /// write, every time, cost 8 of a changed movie's 161 µs of CPU (two writes each: its figures and its
+    /// schedule; perf, issue 21).
     @discardableResult
     public func apply(_ writes: [MovieWrite], now: Date = Date()) throws(StoreError) -> [WriteFailure] {
         guard !writes.isEmpty else { return [] }
-        return try write { db in
-            let run = try RatingHistory.runInProgress(db)
+        return try run {
             do {
-                try db.inSavepoint {
-                    for change in writes { try Self.apply(change, db, now: now, run: run) }
-                    return .commit
+                try writer.write { db in
+                    let run = try RatingHistory.runInProgress(db)
+                    for change in writes {
+                        do {
+                            try Self.apply(change, db, now: now, run: run)
+                        } catch let error as DatabaseError where !Self.isRowError(error) {
+                            throw error
+                        } catch {
+                            throw RowRefused()
+                        }
+                    }
                 }
                 return []
-            } catch let error as DatabaseError where !Self.isRowError(error) {
-                throw error
-            } catch {
-                return try Self.applyEach(writes, db, now: now, run: run)
+            } catch is RowRefused {
+                return try writer.write { db in
+                    try Self.applyEach(writes, db, now: now, run: RatingHistory.runInProgress(db))
+                }
             }
         }
     }
+
+    /// Thrown out of a batch's first try, to roll it back and redo it a write at a time.
+    private struct RowRefused: Error {}
 
     /// Each write in a savepoint of its own: a refused one rolls back only itself (with the history entry it made).
     private static func applyEach(_ writes: [MovieWrite], _ db: Database, now: Date, run: Int64?) throws
