@@ -205,10 +205,10 @@ extension Store {
         return try run {
             do {
                 try writer.write { db in
-                    let run = try RatingHistory.runInProgress(db)
+                    let batch = Batch(now: now, run: try RatingHistory.runInProgress(db))
                     for change in writes {
                         do {
-                            try Self.apply(change, db, now: now, run: run)
+                            try Self.apply(change, db, batch)
                         } catch let error as DatabaseError where !Self.isRowError(error) {
                             throw error
                         } catch {
@@ -219,7 +219,7 @@ extension Store {
                 return []
             } catch is RowRefused {
                 return try writer.write { db in
-                    try Self.applyEach(writes, db, now: now, run: RatingHistory.runInProgress(db))
+                    try Self.applyEach(writes, db, Batch(now: now, run: RatingHistory.runInProgress(db)))
                 }
             }
         }
@@ -228,15 +228,25 @@ extension Store {
     /// Thrown out of a batch's first try, to roll it back and redo it a write at a time.
     private struct RowRefused: Error {}
 
+    /// What every write of a batch shares. The time is turned into its stored text once: for each write, that cost
+    /// a changed movie 0.9 µs of CPU (perf, issue 21).
+    private struct Batch {
+        var now: Date
+        var stamp: DatabaseValue
+        var run: Int64?
+
+        init(now: Date, run: Int64?) { (self.now, stamp, self.run) = (now, now.databaseValue, run) }
+    }
+
     /// Each write in a savepoint of its own: a refused one rolls back only itself (with the history entry it made).
-    private static func applyEach(_ writes: [MovieWrite], _ db: Database, now: Date, run: Int64?) throws
+    private static func applyEach(_ writes: [MovieWrite], _ db: Database, _ batch: Batch) throws
         -> [WriteFailure]
     {
         var failures: [WriteFailure] = []
         for change in writes {
             do {
                 try db.inSavepoint {
-                    try apply(change, db, now: now, run: run)
+                    try apply(change, db, batch)
                     return .commit
                 }
             } catch let error as DatabaseError where !isRowError(error) {
@@ -246,8 +256,7 @@ extension Store {
                 failures.append(failure)
                 try? db.inSavepoint {
                     try apply(
-                        .failure(movieId: change.movieId, message: failure.reason, notFound: false), db, now: now,
-                        run: run)
+                        .failure(movieId: change.movieId, message: failure.reason, notFound: false), db, batch)
                     return .commit
                 }
             }
@@ -260,19 +269,19 @@ extension Store {
         [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
     }
 
-    private static func apply(_ change: MovieWrite, _ db: Database, now: Date, run: Int64?) throws {
+    private static func apply(_ change: MovieWrite, _ db: Database, _ batch: Batch) throws {
         switch change {
         case .ratings(let movieId, let remote):
-            try updateRatings(db, movieId: movieId, with: remote, now: now, runId: run)
+            try updateRatings(db, movieId: movieId, with: remote, now: batch.now, stamp: batch.stamp, runId: batch.run)
         case .resolved(let movieId, let remote):
-            _ = try resolve(db, movieId: movieId, with: remote, now: now, runId: run)
+            _ = try resolve(db, movieId: movieId, with: remote, now: batch.now, runId: batch.run)
         case .failure(let movieId, let message, let notFound):
             try db.cachedStatement(
                 sql: """
                     UPDATE movie SET fetchError = ?, notFoundAt = CASE WHEN ? THEN ? ELSE notFoundAt END
                     WHERE id = ?
                     """
-            ).execute(arguments: [message, notFound, now, movieId])
+            ).execute(arguments: [message, notFound, batch.stamp, movieId])
         case .recovered(let movieId):
             try db.cachedStatement(sql: "UPDATE movie SET fetchError = NULL, notFoundAt = NULL WHERE id = ?")
                 .execute(arguments: [movieId])

@@ -162,10 +162,12 @@ extension Store {
     /// 161 µs of CPU, so the statements are cached and the title is folded only when it replaces a placeholder.
     /// When only the figures differ, as on most days, the UPDATE leaves out the indexed columns: SQLite rewrites
     /// the index entries of every column it sets, even to the same value (8.3 against 3.9 µs a row).
+    /// `stamp` is `now` as stored, when the caller made it once for many writes.
     static func updateRatings(
-        _ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, remoteId: Int? = nil,
-        firstFigures: Bool = false, runId: Int64? = nil
+        _ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, stamp: DatabaseValue? = nil,
+        remoteId: Int? = nil, firstFigures: Bool = false, runId: Int64? = nil
     ) throws {
+        let updatedAt = stamp ?? now.databaseValue
         // No title a person types reads like this: the parser takes such text as an id.
         let stored = try Row.fetchOne(
             db.cachedStatement(
@@ -192,7 +194,7 @@ extension Store {
                     WHERE id = ?
                     """
             ).execute(arguments: [
-                remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, now, movieId,
+                remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, updatedAt, movieId,
             ])
         } else {
             try db.cachedStatement(
@@ -204,7 +206,7 @@ extension Store {
                     WHERE id = ?
                     """
             ).execute(arguments: [
-                remoteId, remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, now,
+                remoteId, remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, updatedAt,
                 remote.year, remote.imdbId, title, title.map(TitleKey.make), movieId,
             ])
         }
