@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A movie as the fetch sees it: what is stored, to compare TMDB's answer with.
 public struct StoredMovie: Sendable, Equatable {
@@ -290,14 +291,33 @@ extension Store {
         }
     }
 
-    /// An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone. Every check writes
-    /// one, so the statement is cached: compiled afresh each time it cost 11 µs of CPU per movie (issue 21).
+    /// An UPDATE, not an upsert: a movie removed (or merged away) during the run stays gone.
+    ///
+    /// Every check writes one, changed or not, and 050fdc5 wrote nothing for an unchanged movie: so the cached
+    /// statement is bound and stepped through SQLite's C API. Through GRDB's `execute(arguments:)` the write cost
+    /// 2.6 µs of CPU per movie, 1.1 of them GRDB's own (perf, 3,000 movies none changed, issue 21).
     static func record(_ check: MovieCheck, movieId: Int64, _ db: Database) throws {
-        try db.cachedStatement(
-            sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?"
-        ).execute(arguments: [
-            check.checkedAt?.timeIntervalSince1970, check.interval, check.nextCheckAt.timeIntervalSince1970,
-            movieId,
-        ])
+        let statement = try db.cachedStatement(
+            sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?")
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        if let checkedAt = check.checkedAt {
+            sqlite3_bind_double(handle, 1, checkedAt.timeIntervalSince1970)
+        } else {
+            sqlite3_bind_null(handle, 1)
+        }
+        if let interval = check.interval {
+            sqlite3_bind_double(handle, 2, interval)
+        } else {
+            sqlite3_bind_null(handle, 2)
+        }
+        sqlite3_bind_double(handle, 3, check.nextCheckAt.timeIntervalSince1970)
+        sqlite3_bind_int64(handle, 4, movieId)
+        let code = sqlite3_step(handle)
+        let message = code == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(db.sqliteConnection))
+        sqlite3_reset(handle)
+        if let message {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
     }
 }
