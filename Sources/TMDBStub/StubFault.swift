@@ -12,6 +12,8 @@ public enum StubFault: Sendable, Equatable {
     case serverError(status: Int)
     /// 200 with a body that is not JSON.
     case malformedJSON
+    /// 422 with TMDB's other error shape, `{"errors": ["query must be provided"]}`.
+    case unprocessable
     /// Waits this long before answering normally, to outlast the client's timeout.
     case hang(seconds: Double)
     /// 200 with a JSON body of about this many bytes: a misbehaving server or proxy, not TMDB.

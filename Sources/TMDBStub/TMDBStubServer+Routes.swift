@@ -59,6 +59,8 @@ extension TMDBStubServer {
     }
 
     private func route(_ path: String, _ query: [String: String]) -> Reply {
+        // Outside /3 is TMDB's web server, not its API: a base URL without "/3" gets its HTML 404 page.
+        guard path.hasPrefix("/3/") else { return Self.webPageNotFound }
         if path == "/3/search/movie" { return search(query) }
         if path.hasPrefix("/3/find/") { return find(String(path.dropFirst("/3/find/".count)), query) }
         if path.hasPrefix("/3/movie/") {
@@ -76,7 +78,10 @@ extension TMDBStubServer {
             return Self.error(
                 400, code: 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
         }
-        let key = Self.fold(query["query"] ?? "")
+        guard let asked = query["query"], !asked.isEmpty else {
+            return Self.json(["errors": ["query must be provided"]], status: 422)
+        }
+        let key = Self.fold(asked)
         var matches = key.isEmpty ? [] : self.matches(key)
         // TMDB's `year` matches any release date's year; the stub has one date per movie.
         if let year = query["year"] { matches = matches.filter { $0.releaseDate.hasPrefix(year + "-") } }
@@ -133,6 +138,8 @@ extension TMDBStubServer {
             return status == 504
                 ? error(504, code: 24, "Your request to the backend server timed out. Try again.")
                 : error(status, code: 9, "Service offline: This service is temporarily offline, try again later.")
+        case .unprocessable:
+            return json(["errors": ["query must be provided"]], status: 422)
         case .malformedJSON:
             return Reply(status: 200, body: Data("{\"page\":1,\"results\":[{\"id\":".utf8))
         case .hang(let seconds):
@@ -150,6 +157,13 @@ extension TMDBStubServer {
             return Reply(status: 200, body: Data("{\"id\": 1\(padding)}".utf8))
         }
     }
+
+    /// A web server's own 404: HTML, no `status_code`, as any address that is not TMDB's API answers.
+    static let webPageNotFound = Reply(
+        status: 404, headers: [("Content-Type", "text/html; charset=utf-8")],
+        body: Data(
+            "<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>".utf8)
+    )
 
     static func error(_ status: Int, code: Int, _ message: String) -> Reply {
         json(["success": false, "status_code": code, "status_message": message], status: status)

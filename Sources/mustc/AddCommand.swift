@@ -60,7 +60,7 @@ struct AddCommand: AsyncParsableCommand {
             for reference in try references() {
                 let link = try store.link(member: validatedMember, movie: reference)
                 // A movie named by an id shows the id until TMDB names it.
-                let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
+                let shown = !reference.isTitle && link.title == reference.description ? link.shown : quoted(link.shown)
                 print(
                     link.linked
                         ? "\(link.member) now has \(shown)." : "\(link.member) already has \(shown); nothing changed.")

@@ -28,16 +28,17 @@ struct ChangesCommand: AsyncParsableCommand {
         try await reporting {
             guard let start = Since.parse(since, now: Date()) else {
                 throw Failure.usage(
-                    "--since \"\(since)\" is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20)")
+                    "--since \(quoted(since)) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20)"
+                )
             }
             let store = try global.openStoreForReading(try global.loadConfig())
             if let member, try !store.hasMember(member) {
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             let report = try store.changes(since: start, member: member)
             let text = report.render(format, sparklines: format == .table && isatty(STDOUT_FILENO) != 0)
             // CSV ends with its own CRLF; the others get a final newline.
-            FileHandle.standardOutput.write(Data((format == .csv ? text : text + "\n").utf8))
+            Output.report(text, format, terminator: format == .csv ? "" : "\n")
         }
     }
 }

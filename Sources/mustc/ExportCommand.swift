@@ -10,7 +10,7 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write every member's list (or one member's) with titles, years, ids and ratings.",
         discussion: """
             CSV (the default) has the columns member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,\
-            updatedAt, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
+            updatedAt,watched,watchedOn,ownRating, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
             shape of `ratings --format json` with each movie's imdbId. Export only reads the database.
             """
     )
@@ -31,11 +31,11 @@ struct ExportCommand: AsyncParsableCommand {
             if FileManager.default.fileExists(atPath: global.databasePath(config)) {
                 let store = try global.openStoreForReading(config)
                 if let member, try !store.hasMember(member) {
-                    throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                    throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
                 }
                 try store.exportRows(member: member) { writer.add($0) }
             } else if let member {
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             writer.finish()
         }

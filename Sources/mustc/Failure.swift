@@ -42,10 +42,10 @@ extension AsyncParsableCommand {
 
 enum Output {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("mustc: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("mustc: error: \(TerminalText.visible(message))\n".utf8))
     }
 
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("mustc: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("mustc: \(TerminalText.visible(message))\n".utf8))
     }
 }

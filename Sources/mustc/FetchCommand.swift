@@ -93,7 +93,7 @@ struct FetchCommand: AsyncParsableCommand {
             lastInterval = try fetch.runner.store.recentRuns(limit: 5).first { $0.interval != nil }?.interval
         }
         let report = FetchRunReport(decision, lastInterval: lastInterval, now: now)
-        print(json ? ReportRenderer.json(report) : report.line(now: now))
+        if json { Output.exact(ReportRenderer.json(report)) } else { print(report.line(now: now)) }
         return report.result == FetchResult.failed.rawValue
     }
 

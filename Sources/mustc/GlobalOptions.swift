@@ -23,7 +23,9 @@ struct GlobalOptions: ParsableArguments {
     }
 
     var logger: Logger {
-        var logger = Logger(label: "mustc") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "mustc") {
+            TerminalSafeLogHandler(wrapped: StreamLogHandler.standardError(label: $0))
+        }
         logger.logLevel = verbose ? .debug : .warning
         return logger
     }

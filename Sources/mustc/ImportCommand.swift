@@ -2,6 +2,15 @@ import ArgumentParser
 import Foundation
 import MustCore
 
+enum ImportEncodingOption: String, CaseIterable, ExpressibleByArgument {
+    case auto
+    case utf8 = "utf-8"
+    case windows1252 = "windows-1252"
+    case utf16 = "utf-16"
+
+    var encoding: ListEncoding? { ListEncoding(rawValue: rawValue) }
+}
+
 enum ImportFormatOption: String, CaseIterable, ExpressibleByArgument {
     case auto, letterboxd, imdb, csv
 
@@ -16,8 +25,13 @@ struct ImportCommand: AsyncParsableCommand {
             Reads Letterboxd's watchlist, watched, ratings and diary CSVs or its export zip, IMDb's ratings and \
             list exports, and the CSV `mustc export` writes; the format comes from the header row. A movie \
             already known is linked at once; the others are looked up as `add` does (by title and year, by \
-            IMDb id, never a fuzzy guess), within tmdb.maxRequestsPerSecond. Importing again links only what \
-            is new. Exit codes: 64 when a file cannot be read, has no usable header, or has only invalid rows; \
+            IMDb id, never a fuzzy guess), within tmdb.maxRequestsPerSecond. The member's own ratings and \
+            watched days come along (Letterboxd's Rating and Watched Date, IMDb's Your Rating and Date Rated). \
+            Importing again links only what is new, updates ratings, moves watched days forward and never \
+            unmarks a movie. Each file is read once, as a stream: `-` is standard input, and pipes and FIFOs \
+            work. The encoding is detected (UTF-8, UTF-16 with a byte order mark, else Windows-1252) unless \
+            --encoding names it. Exit codes: 64 when a file cannot be read, has no usable header, or has only \
+            invalid rows; \
             75 when interrupted (importing again continues).
             """
     )
@@ -26,6 +40,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: "The files' format: auto (from the header), letterboxd, imdb or csv.")
     var format: ImportFormatOption = .auto
+
+    @Option(help: "The files' text encoding: auto, utf-8, windows-1252 or utf-16 (default: auto).")
+    var encoding: ImportEncodingOption = .auto
 
     @Flag(help: "Look everything up and say what would happen, but write nothing.")
     var dryRun = false
@@ -36,7 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "The family member whose list the movies join, created if new.")
     var member: String
 
-    @Argument(help: "CSV files, or a Letterboxd export .zip.")
+    @Argument(help: "CSV files, or a Letterboxd export .zip; - reads standard input.")
     var files: [String] = []
 
     private var validatedMember = ""
@@ -51,16 +68,31 @@ struct ImportCommand: AsyncParsableCommand {
             let config = try global.loadConfig()
             let scratch = FileManager.default.temporaryDirectory.appending(path: "mustc-import-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let lists: [ImportFile]
-            do throws(ImportFileProblem) {
-                lists = try ImportFile.open(files, format: format.format, scratch: scratch)
-            } catch {
-                throw Failure.usage(error.description + "; nothing was imported")
+            // Signals are caught from the start: a FIFO without a writer blocks while the header is read.
+            let signals = Signals()
+            let interrupt = ReadInterrupt()
+            let box = ResultBox()
+            do {
+                _ = try await signals.run {
+                    try await withTaskCancellationHandler {
+                        let lists = try opened(scratch: scratch, interrupt: interrupt)
+                        let store = try openStore(config, scratch: scratch)
+                        box.set(try await importing(lists, store: store, client: global.lookupClient(config), config))
+                        return false
+                    } onCancel: {
+                        interrupt.interrupt()
+                    }
+                }
+            } catch is CancellationError {
+                throw Failure.temporary("interrupted while reading the lists; nothing was imported")
             }
-            let store = try openStore(config, scratch: scratch)
-            let client = global.lookupClient(config)
-            let (summary, unreadable) = try await importing(lists, store: store, client: client, config: config)
-            print(json ? ReportRenderer.json(summary) : ImportOutput.summary(summary, member: validatedMember))
+            withExtendedLifetime(signals) {}
+            let (summary, unreadable) = box.value ?? (ImportSummary(), [])
+            if json {
+                Output.exact(ReportRenderer.json(summary))
+            } else {
+                print(ImportOutput.summary(summary, member: validatedMember))
+            }
             if !unreadable.isEmpty {
                 throw Failure.usage("every row of \(unreadable.joined(separator: ", ")) is invalid")
             }
@@ -70,10 +102,25 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
+    private func opened(scratch: URL, interrupt: ReadInterrupt) throws -> [ImportFile] {
+        do {
+            return try ImportFile.open(
+                files, format: format.format, encoding: encoding.encoding, scratch: scratch, interrupt: interrupt)
+        } catch let problem as ImportFileProblem {
+            throw Failure.usage(problem.description + "; nothing was imported")
+        }
+    }
+
     /// A dry run imports into a copy of the database (or an empty one when there is none yet), never the file.
     private func openStore(_ config: Config, scratch: URL) throws -> Store {
         let path = global.databasePath(config)
-        guard dryRun else { return try global.openStore(config) }
+        guard dryRun else {
+            do {
+                return try Store(path: path, logger: global.logger, pooled: false)
+            } catch {
+                throw Failure(store: error)
+            }
+        }
         let copy = scratch.appending(path: "dry-run.sqlite").path
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -84,31 +131,24 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    private func importing(_ lists: [ImportFile], store: Store, client: TMDBClient?, config: Config) async throws
-        -> (ImportSummary, [String])
+    private func importing(_ lists: [ImportFile], store: Store, client: TMDBClient?, _ config: Config) async throws
+        -> (summary: ImportSummary, unreadable: [String])
     {
         let bar = ProgressBar.isTerminal && !json ? ImportProgressBar() : nil
         let output = ImportOutput(member: validatedMember, dryRun: dryRun, quiet: json, bar: bar)
         let importer = Importer(
             store: store, client: client, member: validatedMember, dryRun: dryRun,
             checks: MovieSchedulePolicy(config.schedule), events: output.show)
-        let signals = Signals()
-        let box = ResultBox()
         defer { bar?.clear() }
         do {
-            _ = try await signals.run {
-                box.set(try await importer.run(lists))
-                return false
-            }
+            return try await importer.run(lists)
         } catch TMDBError.unauthorized(_, let message) {
             throw Failure.config("TMDB rejected the credentials (\(message)); the rows linked before that stay")
         } catch let error as StoreError {
             throw error
         } catch {
-            // A file read at the start that cannot be read any more (removed, or a disk error).
-            throw Failure.temporary("cannot read the lists any more (\(error.localizedDescription))")
+            // A list that cannot be read any more (removed, or a disk error).
+            throw Failure.temporary("cannot read the lists any more (\(error))")
         }
-        withExtendedLifetime(signals) {}
-        return box.value ?? (ImportSummary(), [])
     }
 }

@@ -12,6 +12,7 @@ final class ImportOutput: Sendable {
     let bar: ImportProgressBar?
     /// Whether the missing credentials were mentioned: once, and only when a row needed TMDB.
     private let warned = Mutex(false)
+    private let addressWarned = Mutex(false)
 
     init(member: String, dryRun: Bool, quiet: Bool, bar: ImportProgressBar?) {
         self.member = member
@@ -27,14 +28,17 @@ final class ImportOutput: Sendable {
         case .invalid(let place, let reason):
             bar?.clear()
             Output.note("\(place): invalid row, not imported: \(reason)")
+        case .markNotTaken(let place, let reason):
+            bar?.clear()
+            Output.note("\(place): \(reason)")
         case .skipped(let place, let reason):
             if dryRun { line("\(place)  skipped: \(reason)") }
         case .known(let place, let entry, let alreadyLinked):
             guard dryRun else { return }
-            line("\(place)  \(quoted(entry)): " + (alreadyLinked ? "already on \(member)'s list" : "known; would link"))
+            line("\(place)  \(named(entry)): " + (alreadyLinked ? "already on \(member)'s list" : "known; would link"))
         case .looked(let place, let entry, let match, let alreadyLinked):
             if alreadyLinked {
-                if dryRun { line("\(place)  \(quoted(entry)): named again; already linked above") }
+                if dryRun { line("\(place)  \(named(entry)): named again; already linked above") }
             } else {
                 looked(place, entry, match)
             }
@@ -44,30 +48,43 @@ final class ImportOutput: Sendable {
     private func looked(_ place: String, _ entry: ImportEntry, _ match: ImportMatch) {
         switch match {
         case .exact(let remote):
-            if dryRun { line("\(place)  \(quoted(entry)): \(Self.shown(remote))") }
+            if dryRun { line("\(place)  \(named(entry)): \(Self.shown(remote))") }
         case .chosen(let remote, let others):
             line(
-                "\(place)  \(quoted(entry)): the title of \(others.count + 1) TMDB movies; took the most popular, "
+                "\(place)  \(named(entry)): the title of \(others.count + 1) TMDB movies; took the most popular, "
                     + "\(Self.shown(remote)). If you meant another:")
             let named = MovieReference.title(entry.title, year: remote.year ?? entry.year)
             for other in others { line(pick(named, other)) }
-        case .needsChoice(let candidates):
-            line("\(place)  \(quoted(entry)): no TMDB title is exactly this; kept without a TMDB id. Pick one:")
+        case .needsChoice(let candidates, let tied):
+            let why =
+                tied
+                ? "\(candidates.count) TMDB movies have exactly this title and none is more popular"
+                : "no TMDB title is exactly this"
+            line("\(place)  \(named(entry)): \(why); kept without a TMDB id. Pick one:")
             for candidate in candidates { line(pick(MovieReference.title(entry.title, year: entry.year), candidate)) }
         case .notFound:
-            line("\(place)  \(quoted(entry)): TMDB found nothing; kept without a TMDB id.")
+            line("\(place)  \(named(entry)): TMDB found nothing; kept without a TMDB id.")
         case .failed(let reason) where reason == Importer.noCredentials:
-            let first = warned.withLock { warned in
-                defer { warned = true }
-                return !warned
-            }
-            guard first else { return }
+            guard Self.firstTime(warned) else { return }
             bar?.clear()
             Output.note(
                 "no TMDB credentials (set TMDB_API_KEY or TMDB_ACCESS_TOKEN): the movies not known yet are kept "
                     + "without a TMDB id, and the first fetch after they are set looks them up.")
+        case .failed(let reason) where reason.hasPrefix(TMDBError.wrongAddressHeadline):
+            guard Self.firstTime(addressWarned) else { return }
+            bar?.clear()
+            Output.note(
+                "\(reason); the movies not known yet are kept, and the first fetch after it is fixed looks them up.")
         case .failed(let reason):
-            line("\(place)  \(quoted(entry)): not looked up (\(reason)); kept, and the next fetch looks it up.")
+            line("\(place)  \(named(entry)): not looked up (\(reason)); kept, and the next fetch looks it up.")
+        }
+    }
+
+    /// True the first time it is asked for this flag: a problem shared by every row is told once.
+    private static func firstTime(_ flag: borrowing Mutex<Bool>) -> Bool {
+        flag.withLock { told in
+            defer { told = true }
+            return !told
         }
     }
 
@@ -75,8 +92,8 @@ final class ImportOutput: Sendable {
         "    mustc resolve \(Shell.quoted(member)) \(movie.argument) tmdb:\(remote.id)    # \(Self.shown(remote))"
     }
 
-    private func quoted(_ entry: ImportEntry) -> String {
-        entry.imdbId.map { "\"\(entry.shown)\" (\($0))" } ?? "\"\(entry.shown)\""
+    private func named(_ entry: ImportEntry) -> String {
+        entry.imdbId.map { "\(quoted(entry.shown)) (\($0))" } ?? quoted(entry.shown)
     }
 
     private func line(_ text: String) {
@@ -99,7 +116,27 @@ final class ImportOutput: Sendable {
             "TMDB: \(summary.exact) exact, \(summary.chosen) chosen by popularity among remakes, "
             + "\(summary.needsChoice) need a choice, \(summary.notFound) not found, \(summary.failed) not looked up."
         let rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
-        return [head, lookups, rest].joined(separator: "\n")
+        var marks =
+            "\(summary.dryRun ? "Would mark" : "Marked") \(summary.markedWatched) watched; "
+            + "took \(summary.ratingsTaken) of \(member)'s ratings."
+        if summary.marksNotTaken > 0 {
+            let rows = summary.marksNotTaken == 1 ? "1 row" : "\(summary.marksNotTaken) rows"
+            marks += " \(rows) had a rating or day that could not be read (told above); not taken."
+        }
+        return [head, lookups, marks, rest, encodings(summary.encodings)].joined(separator: "\n")
+    }
+
+    /// "Read as UTF-8.", or each list's encoding when they differ; Windows-1252 says why it was chosen.
+    static func encodings(_ encodings: [String: String]) -> String {
+        func name(_ raw: String) -> String {
+            guard let encoding = ListEncoding(rawValue: raw) else { return raw }
+            return encoding == .windows1252 ? "Windows-1252 (not UTF-8)" : encoding.name
+        }
+        let distinct = Set(encodings.values)
+        guard distinct.count > 1 else { return "Read as \(name(distinct.first ?? "utf-8"))." }
+        return "Read "
+            + encodings.sorted { $0.key < $1.key }.map { "\($0.key) as \(name($0.value))" }
+            .joined(separator: ", ") + "."
     }
 }
 

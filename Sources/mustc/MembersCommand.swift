@@ -17,8 +17,8 @@ struct MembersCommand: AsyncParsableCommand {
             let members = try global.openStoreForReading(try global.loadConfig()).members()
             let rows = members.map { [$0.name, String($0.movies)] }
             switch format {
-            case .json: print(ReportRenderer.json(members))
-            case .csv: print(ReportRenderer.csv(header: ["name", "movies"], rows: rows), terminator: "")
+            case .json: Output.exact(ReportRenderer.json(members))
+            case .csv: Output.exact(ReportRenderer.csv(header: ["name", "movies"], rows: rows), terminator: "")
             case .table:
                 print(
                     members.isEmpty

@@ -26,7 +26,7 @@ struct MovieLookup {
         } catch TMDBError.notFound {
             Output.note("TMDB has no movie \(reference); it is kept, and the next fetch will try again.")
         } catch let error as TMDBError {
-            Output.note("\(error); \"\(link.shown)\" is saved and its rating will come with the next fetch.")
+            Output.note("\(error); \(quoted(link.shown)) is saved and its rating will come with the next fetch.")
         }
     }
 
@@ -38,7 +38,7 @@ struct MovieLookup {
         case .mostPopular(let remote, let others):
             let taken = try resolve(link, with: remote)
             print(
-                "  \"\(asked)\" is the title of \(others.count + 1) TMDB movies; took the most popular, "
+                "  \(quoted("\(asked)")) is the title of \(others.count + 1) TMDB movies; took the most popular, "
                     + "\(Self.shown(remote)). If you meant another:")
             let named = MovieReference.title(taken.title, year: taken.year)
             for (index, other) in others.enumerated() {
@@ -48,12 +48,20 @@ struct MovieLookup {
                 try resolve(link.moved(to: taken), with: others[chosen])
             }
         case .needsChoice(let candidates) where candidates.isEmpty:
-            Output.note("TMDB found nothing for \"\(asked)\"; it is saved and the next fetch will try again.")
-        case .needsChoice(let candidates):
+            Output.note("TMDB found nothing for \(quoted("\(asked)")); it is saved and the next fetch will try again.")
+        case .needsChoice(let candidates), .tied(let candidates):
             try store.saveCandidates(
                 movieId: link.movieId,
                 candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
-            print("  No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:")
+            if case .tied = match {
+                print(
+                    "  \(candidates.count) TMDB movies are titled exactly \(quoted("\(asked)")) and none is more popular, "
+                        + "so none was taken; it is kept without a TMDB id. Pick one:")
+            } else {
+                print(
+                    "  No TMDB title is exactly \(quoted("\(asked)")), so none was taken; it is kept without a TMDB id. "
+                        + "Pick one:")
+            }
             for (index, candidate) in candidates.enumerated() {
                 print(Self.pick(member: link.member, movie: asked, candidate, number: index + 1))
             }
@@ -70,7 +78,7 @@ struct MovieLookup {
         let resolved = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
         if let merged = resolved.merged {
             print(
-                "  \"\(merged)\" and \"\(resolved.shown)\" are the same TMDB movie: merged into one, "
+                "  \(quoted(merged)) and \(quoted(resolved.shown)) are the same TMDB movie: merged into one, "
                     + "keeping every member and spelling of both.")
         }
         print("  TMDB: \(Describe.ratings(of: remote))")
@@ -94,9 +102,9 @@ enum Describe {
         if let year = movie.releaseDate?.prefix(4) { parts[0] += " (\(year))" }
         parts.append("id \(movie.id)")
         if let average = movie.voteAverage, let count = movie.voteCount {
-            parts.append(String(format: "rated %.1f from %d votes", average, count))
+            parts.append("rated \(FigureText.plain(average)) from \(count) \(count == 1 ? "vote" : "votes")")
         }
-        if let popularity = movie.popularity { parts.append(String(format: "popularity %.1f", popularity)) }
+        if let popularity = movie.popularity { parts.append("popularity \(FigureText.plain(popularity))") }
         return parts.joined(separator: ", ")
     }
 }

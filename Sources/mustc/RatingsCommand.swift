@@ -29,12 +29,12 @@ struct RatingsCommand: AsyncParsableCommand {
         try await reporting {
             let window = trend ?? "7d"
             guard let seconds = Durations.parse(window), seconds > 0 else {
-                throw Failure.usage("--trend \"\(window)\" must be a positive duration, such as 7d or 36h")
+                throw Failure.usage("--trend \(quoted(window)) must be a positive duration, such as 7d or 36h")
             }
             let store = try global.openStoreForReading(try global.loadConfig())
             let report = try store.ratings(member: member, trendSince: Date().addingTimeInterval(-seconds))
             if let member, report.members.isEmpty {
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             let sparklines = trend != nil && format == .table && isatty(STDOUT_FILENO) != 0
             report.write(format, sparklines: sparklines) { chunk in FileHandle.standardOutput.write(Data(chunk)) }

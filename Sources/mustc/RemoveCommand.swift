@@ -32,17 +32,19 @@ struct RemoveCommand: AsyncParsableCommand {
             let store = try global.openStore(try global.loadConfig())
             switch try store.unlink(member: member, movie: reference) {
             case .unknownMember:
-                throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+                throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             case .unknownMovie:
-                throw Failure.usage("there is no movie \"\(reference)\"; see `mustc movies --member \(member)`")
+                throw Failure.usage(
+                    "there is no movie \(quoted("\(reference)")); see `mustc movies --member \(member)`")
             case .ambiguous(let member, let movies):
                 throw Failure.usage(
-                    "\(member) keeps \(movies.count) movies named \"\(reference)\": "
+                    "\(member) keeps \(movies.count) movies named \(quoted("\(reference)")): "
                         + movies.map(\.reference.argument).joined(separator: ", ") + "; name one of them")
             case .notLinked(let member, let title):
-                print("\(member) does not have \"\(title)\"; nothing changed.")
+                print("\(member) does not have \(quoted(title)); nothing changed.")
             case .unlinked(let member, let title, let deleted):
-                print("\(member) no longer has \"\(title)\".\(deleted ? " No one else kept it, so it is gone." : "")")
+                print(
+                    "\(member) no longer has \(quoted(title)).\(deleted ? " No one else kept it, so it is gone." : "")")
             }
         }
     }

@@ -45,17 +45,17 @@ struct ResolveCommand: AsyncParsableCommand {
                         + "or tmdb.apiKey or tmdb.accessToken in the config file")
             }
             guard let remote = try await remoteMovie(id, client: client) else {
-                Output.note("TMDB knows no movie \(id); \"\(found.shown)\" is unchanged.")
+                Output.note("TMDB knows no movie \(id); \(quoted(found.shown)) is unchanged.")
                 return
             }
             let now = Date()
             let check = MovieSchedulePolicy(config.schedule).next(
                 after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
             let resolved = try store.resolve(movieId: found.id, with: remote, now: now, check: check)
-            print("\"\(found.shown)\" is now \(MovieLookup.shown(remote)) for everyone who keeps it.")
+            print("\(quoted(found.shown)) is now \(MovieLookup.shown(remote)) for everyone who keeps it.")
             if let merged = resolved.merged, resolved.movieId != found.id {
                 print(
-                    "  \"\(merged)\" and \"\(resolved.shown)\" are the same TMDB movie: merged into one, "
+                    "  \(quoted(merged)) and \(quoted(resolved.shown)) are the same TMDB movie: merged into one, "
                         + "keeping every member and spelling of both.")
             }
             print("  TMDB: \(Describe.ratings(of: remote))")
@@ -66,14 +66,14 @@ struct ResolveCommand: AsyncParsableCommand {
     private func kept(_ lookup: MemberMovieLookup, named: MovieReference) throws -> MovieName {
         switch lookup {
         case .found(_, _, let movie): return movie
-        case .unknownMember: throw Failure.usage("there is no member \"\(member)\"; see `mustc members`")
+        case .unknownMember: throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
         case .unknownMovie:
-            throw Failure.usage("there is no movie \"\(named)\"; see `mustc movies --member \(member)`")
+            throw Failure.usage("there is no movie \(quoted("\(named)")); see `mustc movies --member \(member)`")
         case .notKept(let member, let movie):
-            throw Failure.usage("\(member) does not keep \"\(movie.shown)\"; name a member who does")
+            throw Failure.usage("\(member) does not keep \(quoted(movie.shown)); name a member who does")
         case .ambiguous(let member, let movies):
             throw Failure.usage(
-                "\(member) keeps \(movies.count) movies named \"\(named)\": "
+                "\(member) keeps \(movies.count) movies named \(quoted("\(named)")): "
                     + movies.map(\.reference.argument).joined(separator: ", ") + "; name one of them")
         }
     }

@@ -21,7 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
             let store = try global.openStoreForReading(try global.loadConfig())
             let now = Date()
             let status = try store.status(now: now, runs: max(runs, 0))
-            print(json ? ReportRenderer.json(status) : status.text(now: now))
+            if json { Output.exact(ReportRenderer.json(status)) } else { print(status.text(now: now)) }
         }
     }
 }

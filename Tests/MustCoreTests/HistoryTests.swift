@@ -263,7 +263,7 @@ import Testing
         #expect(try parsed(fast) == parsed(reference))
         #expect(fast.contains(#""trend" : null"#))
         #expect(fast.contains(#""since" : "2026-11-18T11:06:40Z""#))
-        #expect(report.render(.csv).contains(",2026-11-18T11:06:40Z,0.2,,-3\r\n"))
+        #expect(report.render(.csv).contains(",2026-11-18T11:06:40Z,0.2,,-3,false,,\r\n"))
         let table = report.render(.table)
         #expect(table.contains("8.1 (+0.2)") && table.contains("10 (-3)") && table.contains("7.9  "))
         #expect(!table.contains("Popularity over time"))

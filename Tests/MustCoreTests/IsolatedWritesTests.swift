@@ -20,13 +20,15 @@ import Testing
 
     deinit { stub.stop() }
 
-    func runner(batch: Int = 50, flush: TimeInterval = 1, concurrency: Int = 4) -> FetchRunner {
+    func runner(batch: Int = 50, flush: TimeInterval = 1, concurrency: Int = 4, timeout: TimeInterval = 10)
+        -> FetchRunner
+    {
         var config = Config()
         config.fetch.maxConcurrentOperations = concurrency
         config.fetch.writeBatchSize = batch
         let stack = CurlTransport.stack()
         let client = TMDBClient(
-            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 10, retry: .none,
+            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout, retry: .none,
             counter: RequestCounter(), transport: stack.transport, executor: stack.executor, logger: quietLogger)
         var settings = FetchRunner.Settings(config)
         settings.flushInterval = flush
@@ -95,12 +97,14 @@ import Testing
 
     @Test func pendingWritesCommitWithinTheFlushIntervalWhileAnAnswerHangs() async throws {
         try link(6)
-        stub.inject(.hang(seconds: 30), on: .search, times: 1)
-        let fetch = runner(batch: 1000, flush: 0.3, concurrency: 6)
+        // The sixth answer hangs far longer than a full suite has been seen to stall this test's polling (over
+        // 10 s with every core busy), so the run is still waiting on it when the test has seen the five.
+        stub.inject(.hang(seconds: 120), on: .search, times: 1)
+        let fetch = runner(batch: 1000, flush: 0.3, concurrency: 6, timeout: 100)
         let run = Task(executorPreference: fetch.client.executor) { await fetch.run() }
         // Five answers arrive at once and the sixth hangs: the five must be committed while it hangs.
         var committed = 0
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(90)
         while committed < 5, Date() < deadline {
             committed = try store.moviesToRefresh().filter { $0.remoteId != nil }.count
             try await Task.sleep(for: .milliseconds(50))

@@ -43,13 +43,27 @@ import Testing
     @Test func remakesTakeTheMostPopularAndListTheOthers() throws {
         let all = try results(Self.dune)
         #expect(MovieMatch.decide(title: "dune", year: nil, results: all) == .mostPopular(all[0], others: [all[1]]))
-        // Equal popularity keeps TMDB's order.
+    }
+
+    @Test func equallyPopularRemakesAreAChoiceListingEveryOne() throws {
+        let all = try results(Self.dune)
         let tied = all.map { movie in
             var copy = movie
-            copy.popularity = 5
+            copy.popularity = 0.6
             return copy
         }
-        #expect(MovieMatch.decide(title: "Dune", year: nil, results: tied).taken?.id == 438631)
+        let match = MovieMatch.decide(title: "Dune", year: nil, results: tied)
+        #expect(match.taken == nil)
+        #expect(match == .tied([tied[0], tied[1]]))
+        // Tied at the top, a less popular third is listed after them; one clear winner is still taken.
+        var three = [all[0], all[1], all[0]]
+        three[2].id = 99
+        three[0].popularity = 3
+        three[1].popularity = 1
+        three[2].popularity = 3
+        #expect(MovieMatch.decide(title: "Dune", year: nil, results: three) == .tied([three[0], three[2], three[1]]))
+        three[2].popularity = 2.9
+        #expect(MovieMatch.decide(title: "Dune", year: nil, results: three).taken == three[0])
     }
 
     @Test func theYearPicksOneRemake() throws {

@@ -59,19 +59,20 @@ import Testing
         #expect(ISO8601.string(Date(timeIntervalSince1970: -1e300)) == "0001-01-01T00:00:00Z")
     }
 
-    /// The table for `report`, written out by hand: one decimal, and a dash for each figure not fetched yet.
+    /// The table for `report`, written out by hand: figures as sent, controls made visible, a dash for each figure
+    /// not fetched yet.
     static let expectedTable = [
         "Zoë \"Z\" O'Neil",
-        "  Movie                                      Popularity  Rating  Votes  Updated",
-        "  Amélie (2001)                              7.2         7.9     11412  2026-11-18T11:06:40Z",
-        "  Tab\there, back\\slash, bell\u{7}, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
-        "  Not fetched                                –           –       –      not fetched yet",
+        "  Movie                                           Popularity  Rating  Votes  Updated",
+        "  Amélie (2001)                                   7.248       7.9     11412  2026-11-18T11:06:40Z",
+        "  Tab\there, back\\slash, bell\\u0007, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
+        "  Not fetched                                     –           –       –      not fetched yet",
         "",
         "Nobody",
         "  (no movies)",
     ].joined(separator: "\n")
 
-    @Test func tableShowsOneDecimalAndDashesForMissingFigures() {
+    @Test func tableShowsFiguresAsSentControlsVisibleAndDashesForMissingOnes() {
         let table = Self.report.render(.table)
         #expect(table == Self.expectedTable)
         let notFetched = table.split(separator: "\n").first { $0.contains("Not fetched") } ?? ""
@@ -98,14 +99,14 @@ import Testing
         #expect(
             lines[0]
                 == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
-                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount")
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount,watched,watchedOn,ownRating")
         #expect(lines[1].hasPrefix(#""Zoë ""Z"" O'Neil",Amélie,2001,194,7.248,7.9,11412,2026-11-18T"#))
         #expect(lines.count == 5)
         #expect(lines[2].hasPrefix("\"Zoë \"\"Z\"\" O'Neil\",\"Tab\there, back\\slash, bell\u{7}"))
         let title = "Line\u{2028}break, \"quoted\""
         let odd = RatingsReport(members: [MemberRatings(name: "A", movies: [MovieRating(title: title)])])
-        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,,,,,,\r\n"))
+        #expect(odd.render(.csv).hasSuffix("A,\"Line\u{2028}break, \"\"quoted\"\"\",,,,,,,,,,,false,,\r\n"))
         let plain = RatingsReport(members: [MemberRatings(name: "Amélie", movies: [MovieRating(title: "Été")])])
-        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,,,,,,\r\n"))
+        #expect(plain.render(.csv).hasSuffix("\r\nAmélie,Été,,,,,,,,,,,false,,\r\n"))
     }
 }

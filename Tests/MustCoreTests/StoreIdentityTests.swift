@@ -27,7 +27,8 @@ import Testing
         _ = try store.resolve(movieId: old.movieId, with: Self.dune1984)
         _ = try store.resolve(movieId: new.movieId, with: Self.dune2021)
         let movies = try store.movies()
-        #expect(movies.map(\.shown) == ["Dune (1984)", "DUNE (2021)"])
+        // Linked, each shows TMDB's title; "DUNE" stays an alias.
+        #expect(movies.map(\.shown) == ["Dune (1984)", "Dune (2021)"])
         #expect(movies.map(\.remoteId) == [841, 438631])
         #expect(movies.map(\.members) == [["Ann"], ["Bob"]])
     }

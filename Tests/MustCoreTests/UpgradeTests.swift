@@ -75,8 +75,8 @@ import Testing
         #expect(old.movieId == 4 && !old.movieCreated)
         _ = try store.resolve(movieId: old.movieId, with: StoreIdentityTests.dune1984)
         let dunes = try store.movies().filter { $0.title.hasPrefix("Dune") }
-        #expect(dunes.map(\.remoteId) == [438631, 841])
-        #expect(dunes.map(\.shown) == ["Dune (2021)", "Dune (1984)"])
+        #expect(dunes.map(\.remoteId) == [841, 438631])
+        #expect(dunes.map(\.shown) == ["Dune (1984)", "Dune (2021)"])
         #expect(
             try store.unlink(member: "Bob", title: "no such film")
                 == .unlinked(member: "Bob", title: "No Such Film", movieDeleted: true))

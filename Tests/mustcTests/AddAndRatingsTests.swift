@@ -55,12 +55,12 @@ import Testing
         #expect(
             lines.first
                 == "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
-                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount")
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount,watched,watchedOn,ownRating")
         // The same rows both ways: member, movie as shown, popularity to one decimal, rating, votes, updated.
         let fromCSV = lines.dropFirst().map { line -> [String] in
             let field = line.components(separatedBy: ",")
             let shown = field[2].isEmpty ? field[1] : "\(field[1]) (\(field[2]))"
-            let popularity = Double(field[4]).map { String(format: "%.1f", $0) } ?? "–"
+            let popularity = field[4].isEmpty ? "–" : field[4]
             return [field[0], shown, popularity, field[5].isEmpty ? "–" : field[5], field[6].isEmpty ? "–" : field[6]]
         }
         var fromTable: [[String]] = []

@@ -44,11 +44,11 @@ import Testing
         #expect(movies["Bob"]?.map { $0["remoteId"] as? Int } == [438631])
         #expect(movies["Bob"]?.map { $0["year"] as? Int } == [2021])
         let table = try await mustc("ratings")
-        #expect(table.stdout.contains("Dune (1984)") && table.stdout.contains("dune (2021)"))
+        #expect(table.stdout.contains("Dune (1984)") && table.stdout.contains("Dune (2021)"))
         let csv = try await mustc("ratings", "--format", "csv")
         #expect(csv.stdout.contains("Ann,Dune,1984,841,"))
         let list = try await mustc("movies")
-        #expect(list.stdout.contains("Dune (1984)") && list.stdout.contains("dune (2021)"))
+        #expect(list.stdout.contains("Dune (1984)") && list.stdout.contains("Dune (2021)"))
     }
 
     @Test func remakesWithoutAYearSayWhichWasTakenAndHowToPickAnother() async throws {

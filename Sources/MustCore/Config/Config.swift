@@ -6,7 +6,9 @@ public struct Config: Sendable, Equatable {
         public var apiKey: String?
         public var accessToken: String?
         public var baseURL = URL(string: "https://api.themoviedb.org/3")!
-        public var language: String?
+        /// TMDB's `language` parameter: titles come in it ("fr-FR" gives "Le Parrain"). Always sent, so what a
+        /// family reads does not depend on TMDB's default.
+        public var language = "en-US"
         public var requestTimeout: TimeInterval = 10
         public var maxRequestsPerSecond: Double = 35
         public var maxRetries = 3

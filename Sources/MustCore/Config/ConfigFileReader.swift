@@ -21,7 +21,7 @@ struct ConfigFileReader {
             config.tmdb.apiKey = try tmdb.string("apiKey") ?? config.tmdb.apiKey
             config.tmdb.accessToken = try tmdb.string("accessToken") ?? config.tmdb.accessToken
             config.tmdb.baseURL = try tmdb.url("baseURL") ?? config.tmdb.baseURL
-            config.tmdb.language = try tmdb.string("language") ?? config.tmdb.language
+            config.tmdb.language = try tmdb.language("language") ?? config.tmdb.language
             config.tmdb.requestTimeout = try tmdb.duration("requestTimeout") ?? config.tmdb.requestTimeout
             config.tmdb.maxRequestsPerSecond =
                 try tmdb.positive("maxRequestsPerSecond") ?? config.tmdb.maxRequestsPerSecond
@@ -117,6 +117,19 @@ private struct Section {
         guard let value = present(key) else { return nil }
         guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
         return text.isEmpty ? nil : text
+    }
+
+    /// An ISO 639-1 language, optionally with an ISO 3166-1 region, as TMDB takes it: "en", "en-US", "pt-BR".
+    func language(_ key: String) throws(ConfigError) -> String? {
+        guard let text = try string(key) else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let valid =
+            parts.count <= 2 && parts[0].count == 2 && parts[0].allSatisfy { $0.isASCII && $0.isLowercase }
+            && (parts.count == 1 || (parts[1].count == 2 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
+        guard valid else {
+            throw .invalidValue(source: path, key: prefix + key, expected: "a language such as \"en-US\" or \"fr\"")
+        }
+        return text
     }
 
     func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, of: Choice.Type) throws(ConfigError) -> Choice?

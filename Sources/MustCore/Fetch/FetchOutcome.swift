@@ -20,6 +20,9 @@ public struct FetchFailure: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {
         /// 401: nothing else will work either.
         case unauthorized
+        /// The configured address is not TMDB's API (a 404 page or HTML that TMDB did not write): nothing else
+        /// will work either, and nothing was learned about the movie.
+        case wrongAddress
         /// TMDB answered, and has no such movie (404, or a search with no results).
         case notFound
         /// The network, timeouts, 429s and 5xx that outlasted the retries, malformed bodies.
@@ -40,8 +43,15 @@ public struct FetchFailure: Sendable, Equatable {
     public init(_ error: TMDBError) {
         switch error {
         case .unauthorized: self.init(kind: .unauthorized, message: error.description)
+        case .wrongAddress: self.init(kind: .wrongAddress, message: error.description)
         case .notFound: self.init(kind: .notFound, message: error.description)
         default: self.init(kind: .unavailable, message: error.description, retryAfter: error.retryAfter)
         }
     }
+}
+
+extension FetchFailure.Kind {
+    /// Failures that say the run's setup is wrong, not the movie: the run stops, no movie records it, and every
+    /// movie keeps its schedule.
+    public var stopsTheRun: Bool { self == .unauthorized || self == .wrongAddress }
 }

@@ -12,6 +12,7 @@ public struct FetchSummary: Sendable, Equatable {
     public var unchanged = 0
     public var failed = 0
     public var skipped = 0
+    /// The credentials were rejected or the address is not TMDB's: the run could not work at all.
     public var unauthorized = false
     public var unavailable = 0
     public var retryAfter: Double?
@@ -35,7 +36,7 @@ public struct FetchSummary: Sendable, Equatable {
         case .failed(let failure):
             failed += 1
             firstFailure = firstFailure ?? failure.message
-            if failure.kind == .unauthorized { unauthorized = true }
+            if failure.kind.stopsTheRun { unauthorized = true }
             if failure.kind == .unavailable { unavailable += 1 }
             if let seconds = failure.retryAfter { retryAfter = max(retryAfter ?? 0, seconds) }
         }

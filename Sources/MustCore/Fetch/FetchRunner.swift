@@ -209,8 +209,8 @@ struct FetchRun {
                 writes.append(.checked(movieId: movie.id, check))
             }
             writes.endMovie(now: now)
-            // A rejected key: every other request would be rejected the same way.
-            if case .failed(let failure) = outcome, failure.kind == .unauthorized { return .cancelled }
+            // A rejected key or a wrong address: every other request would fail the same way.
+            if case .failed(let failure) = outcome, failure.kind.stopsTheRun { return .cancelled }
             return nil
         }
     }
@@ -223,7 +223,7 @@ struct FetchRun {
         case .skipped: nil
         case .failed(let failure):
             switch failure.kind {
-            case .unauthorized: nil
+            case .unauthorized, .wrongAddress: nil
             case .notFound: .notFound
             case .unavailable: .failed
             }

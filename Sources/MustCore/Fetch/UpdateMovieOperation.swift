@@ -45,25 +45,29 @@ public struct UpdateMovieOperation: Sendable {
         let match = try await client.match(title: title, year: year)
         guard let remote = match.taken else {
             let shown = MovieName.shown(title, year)
-            guard case .needsChoice(let candidates) = match, !candidates.isEmpty else {
+            let candidates = match.candidates
+            guard !candidates.isEmpty else {
                 return failed(FetchFailure(kind: .notFound, message: "TMDB found nothing for \"\(shown)\""))
             }
-            let closest = candidates.map { "\(MovieName.shown($0.title ?? "?", $0.year)) tmdb:\($0.id)" }
-            return failed(
-                FetchFailure(
-                    kind: .notFound,
-                    message:
-                        "no TMDB title matches \"\(shown)\" exactly (closest: \(closest.joined(separator: ", "))); "
-                        + "pick one with mustc resolve"))
+            let listed = candidates.map { "\(MovieName.shown($0.title ?? "?", $0.year)) tmdb:\($0.id)" }
+                .joined(separator: ", ")
+            let message =
+                if case .tied = match {
+                    "\(candidates.count) TMDB movies are titled exactly \"\(shown)\", equally popular (\(listed)); "
+                        + "pick one with mustc resolve"
+                } else {
+                    "no TMDB title matches \"\(shown)\" exactly (closest: \(listed)); pick one with mustc resolve"
+                }
+            return failed(FetchFailure(kind: .notFound, message: message))
         }
         return (.changed, .resolved(movieId: movie.id, remote))
     }
 
     /// Records the reason on the movie only when it is news, so a repeat failure costs no write;
-    /// a rejected key is the run's problem, not the movie's.
+    /// a rejected key or a wrong address is the run's problem, not the movie's.
     private func failed(_ failure: FetchFailure) -> (FetchOutcome, MovieWrite?) {
         switch failure.kind {
-        case .unauthorized:
+        case .unauthorized, .wrongAddress:
             return (.failed(failure), nil)
         case .notFound:
             return (.failed(failure), .failure(movieId: movie.id, message: failure.message, notFound: true))

@@ -1,87 +1,101 @@
 import Foundation
 import ZIPFoundation
 
-/// One CSV list ready to import: where to read it, what to call it in messages, and its columns.
-public struct ImportFile: Sendable, Equatable {
+/// One CSV list ready to import: its reader, past the header; what to call it in messages; its columns.
+///
+/// Each input is opened once and read once, front to back: the reader that read the header goes on with the rows,
+/// so a pipe, `-` (standard input) or a FIFO gives the same rows as the file itself.
+public struct ImportFile: @unchecked Sendable {
+    // Unchecked: the reader is used by one task at a time, first to open the list and then to import it.
     /// As given on the command line, or "export.zip:watchlist.csv" for a list inside a zip.
     public var name: String
-    public var path: String
     public var layout: ImportLayout
-    public var size: Int
+    /// Bytes, when known (nil for a stream): for the progress bar.
+    public var size: Int? { reader.size }
+    public let reader: CSVRecordReader
 
     /// Opens each file (and each list inside a Letterboxd export zip) and reads its header, so that a bad file
-    /// stops the import before anything is written. Lists inside zips are copied into `scratch`.
-    public static func open(_ paths: [String], format: ImportFormat?, scratch: URL) throws(ImportFileProblem)
-        -> [ImportFile]
-    {
+    /// stops the import before anything is written. A zip given as a stream is copied into `scratch` first: its
+    /// table of contents is at its end.
+    public static func open(
+        _ paths: [String], format: ImportFormat?, encoding: ListEncoding? = nil, scratch: URL,
+        interrupt: ReadInterrupt
+    ) throws -> [ImportFile] {
         var files: [ImportFile] = []
         for path in paths {
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw ImportFileProblem(file: path, reason: "it does not exist or cannot be read")
+            let input = try ListInput(path: path, interrupt: interrupt)
+            let options = Options(format: format, encoding: encoding, interrupt: interrupt)
+            guard try input.startsLikeZip() else {
+                let reader = CSVRecordReader(source: input, size: input.size, encoding: encoding)
+                files.append(try checked(name: path, reader: reader, options))
+                continue
             }
-            if isZip(path) {
-                files += try zipped(path, format: format, scratch: scratch)
-            } else {
-                files.append(try checked(name: path, path: path, format: format))
+            var archive = path
+            if input.size == nil {
+                archive = scratch.appending(path: "stream-\(files.count).zip").path
+                try input.copy(to: archive, scratch: scratch, name: path)
             }
+            files += try zipped(archive, name: path, options)
         }
         return files
     }
 
-    static func checked(name: String, path: String, format: ImportFormat?) throws(ImportFileProblem) -> ImportFile {
+    struct Options {
+        var format: ImportFormat?
+        var encoding: ListEncoding?
+        var interrupt: ReadInterrupt
+    }
+
+    static func checked(name: String, reader: CSVRecordReader, _ options: Options) throws -> ImportFile {
         do {
-            let reader = try CSVRecordReader(path: path)
-            guard case .fields(let header, _)? = try reader.next() else {
-                throw ImportHeaderProblem.unknown([])
+            let first = try reader.next()
+            guard case .fields(let header, _)? = first else {
+                if case .malformed(_, let reason)? = first {
+                    throw ImportFileProblem(file: name, reason: "its header cannot be read (\(reason))")
+                }
+                throw ImportFileProblem(file: name, reason: "it is empty: a list starts with a header row")
             }
-            let layout = try ImportLayout.detect(header, format: format)
-            return ImportFile(name: name, path: path, layout: layout, size: reader.size)
+            reader.expectedFields = header.count
+            let layout = try ImportLayout.detect(header, format: options.format, fileName: name)
+            return ImportFile(name: name, layout: layout, reader: reader)
         } catch let problem as ImportHeaderProblem {
             throw ImportFileProblem(file: name, reason: problem.description)
-        } catch {
-            throw ImportFileProblem(file: name, reason: "it cannot be read (\(error.localizedDescription))")
+        } catch let problem as ImportInputProblem {
+            throw ImportFileProblem(file: name, reason: problem.description)
+        } catch let failure as ReadFailure {
+            throw ImportFileProblem(file: name, reason: "it cannot be read (\(failure))")
+        } catch let failure as ZipEntryFailure {
+            throw ImportFileProblem(file: name, reason: failure.description)
         }
     }
 
-    private static func isZip(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 4)) == Data([0x50, 0x4B, 0x03, 0x04])
-    }
-
-    /// The film lists of a Letterboxd export, in this order. Its `deleted/` and `orphaned/` folders and its
+    /// The film lists of a Letterboxd export, in this order: ratings.csv last, as it holds each film's current
+    /// rating where the diary holds the one given at each viewing. Its `deleted/` and `orphaned/` folders and its
     /// other files (profile, comments, lists in another layout) are not the member's list.
-    static let letterboxdLists = ["watchlist.csv", "watched.csv", "ratings.csv", "diary.csv"]
+    static let letterboxdLists = ["watchlist.csv", "watched.csv", "diary.csv", "ratings.csv"]
 
-    private static func zipped(_ path: String, format: ImportFormat?, scratch: URL) throws(ImportFileProblem)
-        -> [ImportFile]
-    {
+    private static func zipped(_ path: String, name: String, _ options: Options) throws -> [ImportFile] {
+        var found: [(Int, String)] = []
         do {
             let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-            var found: [(Int, Entry)] = []
             for entry in archive where entry.type == .file {
                 let parts = entry.path.split(separator: "/").map(String.init)
                 guard let last = parts.last, let rank = letterboxdLists.firstIndex(of: last.lowercased()),
                     !parts.dropLast().contains(where: { ["deleted", "orphaned"].contains($0.lowercased()) })
                 else { continue }
-                found.append((rank, entry))
+                found.append((rank, entry.path))
             }
-            guard !found.isEmpty else {
-                throw ImportFileProblem(
-                    file: path, reason: "it has none of \(letterboxdLists.joined(separator: ", ")) inside")
-            }
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            var files: [ImportFile] = []
-            for (index, (_, entry)) in found.sorted(by: { $0.0 < $1.0 }).enumerated() {
-                let copy = scratch.appending(path: "\(index)-\(entry.path.split(separator: "/").last ?? "list.csv")")
-                _ = try archive.extract(entry, to: copy)
-                files.append(try checked(name: "\(path):\(entry.path)", path: copy.path, format: format))
-            }
-            return files
-        } catch let problem as ImportFileProblem {
-            throw problem
         } catch {
-            throw ImportFileProblem(file: path, reason: "it is not a zip mustc can read (\(error))")
+            throw ImportFileProblem(file: name, reason: "it is not a zip mustc can read (\(error))")
+        }
+        guard !found.isEmpty else {
+            throw ImportFileProblem(
+                file: name, reason: "it has none of \(letterboxdLists.joined(separator: ", ")) inside")
+        }
+        return try found.sorted(by: { $0.0 < $1.0 }).map { _, entry in
+            let source = try ZipEntrySource(archive: path, entry: entry, interrupt: options.interrupt)
+            let reader = CSVRecordReader(source: source, size: nil, encoding: options.encoding)
+            return try checked(name: "\(name):\(entry)", reader: reader, options)
         }
     }
 }

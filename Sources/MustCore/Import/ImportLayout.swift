@@ -28,18 +28,28 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     public var year: Int?
     public var tmdbId: Int?
     public var imdbId: String?
+    /// Whether the row says the member watched it, the day, and their rating (ImportLayout+Marks).
+    public var mark = WatchMark()
+    /// A watched day or rating the row has but that could not be read: not taken, the movie still is.
+    public var markProblem: String?
+    /// The film's boxd.it URI, from a Letterboxd watchlist or watched list: films are told apart by it.
+    public var letterboxdUri: String?
 
-    public init(title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil) {
+    public init(
+        title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil, letterboxdUri: String? = nil
+    ) {
         self.title = title
         self.year = year
         self.tmdbId = tmdbId
         self.imdbId = imdbId
+        self.letterboxdUri = letterboxdUri
     }
 
     /// The same movie named twice (a rewatch in a diary, a film on two lists) has the same key.
     public var key: String {
         if let tmdbId { return "tmdb:\(tmdbId)" }
         if let imdbId { return "imdb:\(imdbId)" }
+        if let letterboxdUri { return "letterboxd:\(letterboxdUri)" }
         return "title:" + TitleKey.make(title) + (year.map { " (\($0))" } ?? "")
     }
 
@@ -62,11 +72,25 @@ public struct ImportLayout: Sendable, Equatable {
     var tmdbId: Int?
     var imdbId: Int?
     var titleType: Int?
+    var letterboxdUri: Int?
     var memberColumn: Int?
+    /// Where the watched mark, its day and the member's rating are, if anywhere.
+    var marks = MarkColumns()
     public var columns: Int
 
-    /// The layout of `header` in the given format, or detected when `format` is nil.
-    public static func detect(_ header: [String], format: ImportFormat?) throws(ImportHeaderProblem) -> ImportLayout {
+    /// The layout of `header` in the given format, or detected when `format` is nil; `fileName` tells a
+    /// Letterboxd `watched.csv` (every row watched) from a `watchlist.csv` with the same columns.
+    public static func detect(_ header: [String], format: ImportFormat?, fileName: String? = nil)
+        throws(ImportHeaderProblem) -> ImportLayout
+    {
+        var layout = try columns(header, format: format)
+        layout.marks = MarkColumns(header, format: layout.format, fileName: fileName)
+        return layout
+    }
+
+    private static func columns(_ header: [String], format: ImportFormat?) throws(ImportHeaderProblem)
+        -> ImportLayout
+    {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func column(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
         let chosen: ImportFormat
@@ -85,7 +109,12 @@ public struct ImportLayout: Sendable, Equatable {
         guard missing.isEmpty else { throw .missing(chosen, missing) }
         switch chosen {
         case .letterboxd:
-            return ImportLayout(format: chosen, title: column("Name")!, year: column("Year"), columns: header.count)
+            // The URI names the film in watchlist.csv and watched.csv; in ratings.csv and diary.csv (with a
+            // Rating or Watched Date column) it names the member's entry, and a rewatch has another one.
+            let entries = column("Rating") != nil || column("Watched Date") != nil
+            return ImportLayout(
+                format: chosen, title: column("Name")!, year: column("Year"),
+                letterboxdUri: entries ? nil : column("Letterboxd URI"), columns: header.count)
         case .imdb:
             return ImportLayout(
                 format: chosen, title: column("Title")!, year: column("Year"), imdbId: column("Const"),
@@ -99,47 +128,59 @@ public struct ImportLayout: Sendable, Equatable {
         }
     }
 
-    /// IMDb's title types that are movies, as both spellings of the export write them, folded.
-    static let movieTypes: Set<String> = ["movie", "tvmovie"]
+    /// IMDb's title types that are movies, folded (lowercase, no spaces), as its exports have spelled them: 2011–2015
+    /// wrote `Feature Film`, `TV Movie`, `Video`, `Documentary`, `Short Film`; later ones `movie`, `tvMovie`,
+    /// `video`, `short`. Series, episodes, games and specials are not movies (the README has the table).
+    static let movieTypes: Set<String> = [
+        "movie", "featurefilm", "tvmovie", "video", "documentary", "shortfilm", "short",
+    ]
 
     /// Reads one row for `member`'s list.
     public func row(_ fields: [String], member: String) -> ImportRow {
         func field(_ index: Int?) -> String {
             guard let index, index < fields.count else { return "" }
-            return fields[index].trimmingCharacters(in: .whitespaces)
+            let text = fields[index].trimmingCharacters(in: .whitespaces)
+            // mustc's own CSV guards formulas with a leading quote (`SpreadsheetText`); other lists never do.
+            return format == .csv ? SpreadsheetText.unguarded(text) : text
         }
         if let titleType {
             let type = field(titleType)
             let folded = type.lowercased().filter { !$0.isWhitespace }
-            if !type.isEmpty, !Self.movieTypes.contains(folded) { return .skipped("a \(type), not a movie") }
+            if !type.isEmpty, !Self.movieTypes.contains(folded) {
+                return .skipped("a \(Excerpt.shown(type)), not a movie")
+            }
         }
         // Folded only when the spelling differs: folding each row of a 100,000-row file showed in its time.
         if let memberColumn, case let named = field(memberColumn), !named.isEmpty, named != member,
             TitleKey.make(named) != TitleKey.make(member)
         {
-            return .skipped("\(field(memberColumn))'s row, not \(member)'s")
+            return .skipped("\(Excerpt.shown(field(memberColumn)))'s row, not \(member)'s")
         }
         let yearText = field(year)
         var entry = ImportEntry(title: field(title))
         if !yearText.isEmpty {
             guard let year = Int(yearText), MovieReference.years.contains(year) else {
-                return .invalid("the year \(yearText.debugDescription) is not a year between 1870 and 2100")
+                return .invalid("the year \(Excerpt.quoted(yearText)) is not a year between 1870 and 2100")
             }
             entry.year = year
         }
         let imdbText = field(imdbId)
         if !imdbText.isEmpty {
             guard let id = MovieReference.imdbId(imdbText) else {
-                return .invalid("\(imdbText.debugDescription) is not an IMDb id (tt and digits)")
+                return .invalid("\(Excerpt.quoted(imdbText)) is not an IMDb id (tt and digits)")
             }
             entry.imdbId = id
         }
         let tmdbText = field(tmdbId)
         if !tmdbText.isEmpty {
             guard let id = Int(tmdbText), id > 0, id <= Int32.max else {
-                return .invalid("\(tmdbText.debugDescription) is not a TMDB id")
+                return .invalid("\(Excerpt.quoted(tmdbText)) is not a TMDB id")
             }
             entry.tmdbId = id
+        }
+        (entry.mark, entry.markProblem) = marks.read(field)
+        if case let uri = field(letterboxdUri), uri.hasPrefix("https://") || uri.hasPrefix("http://") {
+            entry.letterboxdUri = uri
         }
         if entry.title.isEmpty, let id = entry.imdbId { entry.title = "imdb:\(id)" }
         do {
@@ -159,7 +200,7 @@ public enum ImportHeaderProblem: Error, Sendable, Equatable, CustomStringConvert
     public var description: String {
         switch self {
         case .unknown(let header):
-            let shown = header.prefix(8).joined(separator: ",")
+            let shown = Excerpt.shown(header.prefix(8).joined(separator: ","))
             return "its header (\(shown.isEmpty ? "empty" : shown)) is not a list mustc reads; expected "
                 + "Letterboxd (Name, Year), IMDb (Const, Title) or mustc CSV (title) columns"
         case .missing(let format, let columns):

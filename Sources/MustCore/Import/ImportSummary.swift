@@ -19,11 +19,21 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     /// Not movies (an IMDb TV series), or another member's rows in a mustc CSV.
     public var skipped = 0
     public var invalid = 0
+    /// Links marked watched (or whose watched day moved forward), and ratings taken, from the lists' own columns.
+    public var markedWatched = 0
+    public var ratingsTaken = 0
+    /// Rows whose watched day or rating could not be read: the movie was imported without it.
+    public var marksNotTaken = 0
+    /// Each list's encoding (`utf-8`, `windows-1252`, `utf-16`), by the name messages give it.
+    public var encodings: [String: String] = [:]
     public var dryRun = false
     /// Stopped by SIGINT or SIGTERM: what was linked stays, and importing again continues.
     public var interrupted = false
 
     public init() {}
+
+    /// Rows counted into one of the outcomes.
+    var handled: Int { linked + alreadyLinked + skipped + invalid }
 
     /// Rows that named a movie.
     public var movies: Int { rows - skipped - invalid }
@@ -33,7 +43,8 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
 public enum ImportMatch: Sendable, Equatable {
     case exact(RemoteMovie)
     case chosen(RemoteMovie, others: [RemoteMovie])
-    case needsChoice([RemoteMovie])
+    /// Nothing taken: the closest results, or (tied) every movie with the exact title, equally popular.
+    case needsChoice([RemoteMovie], tied: Bool = false)
     case notFound
     case failed(String)
 
@@ -49,6 +60,8 @@ public enum ImportMatch: Sendable, Equatable {
 public enum ImportEvent: Sendable {
     case invalid(place: String, reason: String)
     case skipped(place: String, reason: String)
+    /// A row whose movie is imported, but whose watched day or rating is not (out of range, not a day).
+    case markNotTaken(place: String, reason: String)
     /// A row linked to a movie already known, or named by its TMDB id: no lookup.
     case known(place: String, ImportEntry, alreadyLinked: Bool)
     /// A row TMDB was asked about; `alreadyLinked` when an earlier row of the import linked the same movie.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Imports lists into one member's list: rows are streamed from each file in chunks; a chunk's known movies are
 /// linked in one transaction, and the others go through the same lookup and match rules as `add` (exact, remakes
@@ -18,6 +19,9 @@ public struct Importer: Sendable {
     public var chunkSize = 200
     /// Lookups in flight; the rate limiter, not this, keeps them under `tmdb.maxRequestsPerSecond`.
     public var concurrency = 4
+    /// Set by the first answer showing that the configured address is not TMDB's: the rows after it are kept for
+    /// the next fetch without asking an address that cannot answer.
+    let wrongAddress = Latch()
 
     public init(
         store: Store, client: TMDBClient?, member: String, dryRun: Bool, checks: MovieSchedulePolicy,
@@ -51,25 +55,26 @@ public struct Importer: Sendable {
     public func run(_ files: [ImportFile]) async throws -> (summary: ImportSummary, unreadable: [String]) {
         var state = State()
         state.summary.dryRun = dryRun
-        state.total = max(files.reduce(0) { $0 + $1.size }, 1)
+        state.total = max(files.reduce(0) { $0 + ($1.size ?? 0) }, 1)
         do {
             for file in files {
                 try await importFile(file, &state)
-                state.done += file.size
+                state.done += file.size ?? file.reader.position
             }
         } catch is CancellationError {
             state.summary.interrupted = true
         }
         if Task.isCancelled { state.summary.interrupted = true }
+        // Rows read but not settled when the run stopped were not handled: `rows` counts what was.
+        if state.summary.interrupted { state.summary.rows = state.summary.handled }
         return (state.summary, state.unreadable)
     }
 
     typealias Pending = (place: String, entry: ImportEntry, position: Int, row: Int)
 
     private func importFile(_ file: ImportFile, _ state: inout State) async throws {
-        let reader = try CSVRecordReader(path: file.path)
-        reader.expectedFields = file.layout.columns
-        _ = try reader.next()  // the header, read when the file was opened
+        let reader = file.reader
+        defer { state.summary.encodings[file.name] = reader.encoding.rawValue }
         let before = state.summary
         var chunk: [Pending] = []
         while let record = try reader.next() {
@@ -90,6 +95,10 @@ public struct Importer: Sendable {
                     state.summary.skipped += 1
                     state.hold(.skipped(place: place, reason: reason), row: state.row)
                 case .movie(let entry):
+                    if let problem = entry.markProblem {
+                        state.summary.marksNotTaken += 1
+                        events(.markNotTaken(place: place, reason: problem))
+                    }
                     chunk.append((place, entry, reader.position, state.row))
                 }
             }
@@ -102,17 +111,18 @@ public struct Importer: Sendable {
         tell(&state)
         let rows = state.summary.rows - before.rows
         if rows > 0, state.summary.invalid - before.invalid == rows { state.unreadable.append(file.name) }
-        events(.progress(Double(state.done + file.size) / Double(state.total), state.summary))
+        events(.progress(Double(state.done + (file.size ?? reader.position)) / Double(state.total), state.summary))
     }
 
     /// Links a chunk's known movies at once, then looks the others up a few at a time and links each batch as it
     /// is answered: an interruption loses at most one batch of answers, never links already made.
     private func settle(_ chunk: [Pending], _ state: inout State) async throws {
         guard !chunk.isEmpty else { return }
-        let placements = try store.placeKnown(member: member, chunk.map(\.entry))
+        let placements = try store.place(member: member, chunk.map(\.entry))
         var waiting: [Pending] = []
         for (index, row) in chunk.enumerated() {
-            switch placements[index] {
+            state.summary.count(placements[index].marked)
+            switch placements[index].placement {
             case .alreadyLinked:
                 state.summary.alreadyLinked += 1
                 state.hold(.known(place: row.place, row.entry, alreadyLinked: true), row: row.row)
@@ -130,8 +140,8 @@ public struct Importer: Sendable {
             let unasked = batch.filter { matches[$0.entry.key] == nil && asked.insert($0.entry.key).inserted }
             matches.merge(try await lookUp(unasked, state)) { first, _ in first }
             for row in batch {
-                let match = matches[row.entry.key] ?? .failed("not looked up")
-                let linked = try apply(match, to: row.entry)
+                let match = try distinct(matches[row.entry.key] ?? .failed("not looked up"), row.entry)
+                let linked = try apply(match, to: row.entry, &state.summary)
                 if linked {
                     state.summary.linked += 1
                     state.summary.count(match)
@@ -150,23 +160,42 @@ public struct Importer: Sendable {
         state.held.removeAll(keepingCapacity: true)
     }
 
+    /// Two Letterboxd films TMDB answers with one movie ("Rain" and "rain", 2019): the second is not merged into
+    /// the first, but kept with TMDB's answers to choose from.
+    private func distinct(_ match: ImportMatch, _ entry: ImportEntry) throws(StoreError) -> ImportMatch {
+        guard let uri = entry.letterboxdUri, let taken = match.taken,
+            try store.holdsAnotherFilm(remoteId: taken.id, letterboxdUri: uri)
+        else { return match }
+        if case .chosen(let movie, let others) = match { return .needsChoice([movie] + others) }
+        return .needsChoice([taken])
+    }
+
     /// Links the row's movie and stores what TMDB said; false when an earlier row already linked it.
-    private func apply(_ match: ImportMatch, to entry: ImportEntry) throws(StoreError) -> Bool {
+    private func apply(_ match: ImportMatch, to entry: ImportEntry, _ summary: inout ImportSummary)
+        throws(StoreError) -> Bool
+    {
         let link = try store.linkImported(member: member, entry)
+        summary.count(link.marked)
         guard link.linked else { return false }
+        // `Dune,1984` then `Dune,`: the second row's answer is the movie the first linked, and the two rows merge
+        // into one link. `linked` counts links made, so that row is one already linked.
+        var made = true
+        if let remote = match.taken, link.remoteId != remote.id {
+            made = try !store.keeps(member: member, remoteId: remote.id)
+        }
         switch match {
         case .exact(let remote), .chosen(let remote, _):
             let now = Date()
             let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
             _ = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
-        case .needsChoice(let candidates):
+        case .needsChoice(let candidates, _):
             try store.saveCandidates(
                 movieId: link.movieId,
                 candidates.map { MovieCandidate(remoteId: $0.id, title: $0.title ?? "untitled", year: $0.year) })
         case .notFound, .failed:
             break
         }
-        return true
+        return made
     }
 
     /// Asks TMDB about each row, `concurrency` at a time, reporting progress as answers come.
@@ -179,7 +208,9 @@ public struct Importer: Sendable {
             func start() {
                 guard next < rows.count else { return }
                 let entry = rows[next].entry
-                group.addTask { (entry.key, try await Self.lookUp(entry, client: client)) }
+                group.addTask { [wrongAddress] in
+                    (entry.key, try await Self.lookUp(entry, client: client, wrongAddress: wrongAddress))
+                }
                 next += 1
             }
             for _ in 0..<concurrency { start() }
@@ -193,8 +224,11 @@ public struct Importer: Sendable {
         }
     }
 
-    static func lookUp(_ entry: ImportEntry, client: TMDBClient?) async throws -> ImportMatch {
+    static func lookUp(_ entry: ImportEntry, client: TMDBClient?, wrongAddress: Latch) async throws
+        -> ImportMatch
+    {
         guard let client else { return .failed(noCredentials) }
+        if let known = wrongAddress.value { return .failed(known) }
         do {
             if let imdbId = entry.imdbId {
                 guard let found = try await client.find(imdbId: imdbId) else { return .notFound }
@@ -204,12 +238,16 @@ public struct Importer: Sendable {
             case .exact(let movie): return .exact(movie)
             case .mostPopular(let movie, let others): return .chosen(movie, others: others)
             case .needsChoice(let candidates): return candidates.isEmpty ? .notFound : .needsChoice(candidates)
+            case .tied(let candidates): return .needsChoice(candidates, tied: true)
             }
         } catch let error as TMDBError {
             // A request cut short by SIGINT fails like any other; the row must stay unlooked, not be kept as failed.
             try Task.checkCancellation()
             switch error {
             case .unauthorized: throw error
+            case .wrongAddress:
+                wrongAddress.set(error.description)
+                return .failed(error.description)
             case .notFound: return .notFound
             default: return .failed(error.description)
             }
@@ -220,6 +258,11 @@ public struct Importer: Sendable {
 }
 
 extension ImportSummary {
+    mutating func count(_ marked: MarkChange) {
+        if marked.watched { markedWatched += 1 }
+        if marked.rated { ratingsTaken += 1 }
+    }
+
     mutating func count(_ match: ImportMatch) {
         switch match {
         case .exact: exact += 1
@@ -229,4 +272,13 @@ extension ImportSummary {
         case .failed: failed += 1
         }
     }
+}
+
+/// A message set once, by whichever task sees it first, and read by all.
+final class Latch: Sendable {
+    private let stored = Mutex<String?>(nil)
+
+    var value: String? { stored.withLock { $0 } }
+
+    func set(_ message: String) { stored.withLock { $0 = $0 ?? message } }
 }

@@ -18,6 +18,9 @@ public enum MovieMatch<Movie: MatchableMovie>: Sendable, Equatable {
     case mostPopular(Movie, others: [Movie])
     /// No result has the title: up to `candidateLimit` results in TMDB's order, none taken. Empty: nothing found.
     case needsChoice([Movie])
+    /// Several results have the title and the most popular of them are equally popular (TMDB floors obscure
+    /// titles at 0.6, so ties are common): none is taken, and every one with the title is listed, tied first.
+    case tied([Movie])
 
     public static var candidateLimit: Int { 3 }
 
@@ -31,11 +34,12 @@ public enum MovieMatch<Movie: MatchableMovie>: Sendable, Equatable {
         }
         guard let first = exact.first else { return .needsChoice(Array(unique.prefix(candidateLimit))) }
         guard exact.count > 1 else { return .exact(first) }
-        // Stable: equal popularity keeps TMDB's order.
+        // Stable: equal popularity keeps TMDB's order, which is only how the list was shown, never a reason.
         let ranked = exact.enumerated().sorted { left, right in
             let (a, b) = (left.element.popularity ?? 0, right.element.popularity ?? 0)
             return a != b ? a > b : left.offset < right.offset
         }.map(\.element)
+        if (ranked[0].popularity ?? 0) == (ranked[1].popularity ?? 0) { return .tied(ranked) }
         return .mostPopular(ranked[0], others: Array(ranked.dropFirst()))
     }
 
@@ -43,7 +47,15 @@ public enum MovieMatch<Movie: MatchableMovie>: Sendable, Equatable {
     public var taken: Movie? {
         switch self {
         case .exact(let movie), .mostPopular(let movie, _): movie
-        case .needsChoice: nil
+        case .needsChoice, .tied: nil
+        }
+    }
+
+    /// What to offer when nothing was taken: the tied movies, or the closest results.
+    public var candidates: [Movie] {
+        switch self {
+        case .exact, .mostPopular: []
+        case .needsChoice(let movies), .tied(let movies): movies
         }
     }
 }

@@ -141,6 +141,9 @@ public enum MovieReferenceProblem: Error, Sendable, Equatable, CustomStringConve
             "--year applies to a title, not to \(Self.shown(raw)), which already names one movie"
         case .notATitleURL(let raw):
             "\(Self.shown(raw)) is not a themoviedb.org movie URL or an imdb.com title URL"
+        case .name(.empty(let field), _):
+            // Quoting what was typed would only show `""`: the blanks are gone by now, and they were the problem.
+            NameProblem.empty(field: field).description
         case .name(let problem, let raw):
             "\(problem.description) (got \(Self.shown(raw)))"
         }

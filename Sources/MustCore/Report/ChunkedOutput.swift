@@ -29,8 +29,10 @@ struct ChunkedOutput {
 
     mutating func timestamp(_ date: Date) { ISO8601.write(date, into: &bytes) }
 
-    /// A CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line break.
+    /// A CSV text field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line break;
+    /// guarded against spreadsheet formulas (`SpreadsheetText`).
     mutating func csvField(_ field: String) {
+        let field = SpreadsheetText.guarded(field)
         guard ReportRenderer.needsCSVQuotes(field) else { return append(field) }
         append(UInt8(ascii: "\""))
         for byte in field.utf8 {
@@ -51,6 +53,14 @@ struct ChunkedOutput {
         if let voteCount = movie.voteCount { append(String(voteCount)) }
         append(UInt8(ascii: ","))
         if let updatedAt = movie.updatedAt { timestamp(updatedAt) }
+    }
+
+    /// `,watched,watchedOn,ownRating` of a member's link: true or false, the day or empty, 1–10 or empty.
+    mutating func csvMark(_ mark: WatchMark) {
+        append(mark.watched ? ",true," : ",false,")
+        if let on = mark.on { append(on.text) }
+        append(UInt8(ascii: ","))
+        if let rating = mark.rating { append(String(rating)) }
     }
 
     /// Emits what was made so far once a chunk is full; `force` at the end.

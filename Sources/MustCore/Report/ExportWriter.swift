@@ -5,7 +5,8 @@ import Foundation
 public struct ExportWriter {
     public enum Format: String, CaseIterable, Sendable { case csv, json }
 
-    public static let csvHeader = "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt\r\n"
+    public static let csvHeader =
+        "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating\r\n"
 
     private let format: Format
     private var json: JSONText
@@ -61,6 +62,7 @@ public struct ExportWriter {
         out.append(UInt8(ascii: ","))
         if let imdbId = movie.imdbId { out.append(imdbId) }
         out.csvFigures(of: rating)
+        out.csvMark(rating.mark)
         out.append("\r\n")
     }
 
@@ -92,6 +94,8 @@ public struct ExportWriter {
         json.open("{")
         json.field("imdbId", first: true)
         json.string(movie.imdbId)
+        json.field("ownRating")
+        json.number(rating.mark.rating)
         json.field("popularity")
         json.number(rating.popularity)
         json.field("remoteId")
@@ -104,6 +108,10 @@ public struct ExportWriter {
         json.number(rating.voteAverage)
         json.field("voteCount")
         json.number(rating.voteCount)
+        json.field("watched")
+        json.bool(rating.mark.watched)
+        json.field("watchedOn")
+        json.string(rating.mark.on?.text)
         json.field("year")
         json.number(rating.year)
         json.close("}", empty: false)

@@ -83,6 +83,8 @@ struct JSONText {
 
     mutating func null() { out.append(contentsOf: "null".utf8) }
 
+    mutating func bool(_ value: Bool) { out.append(contentsOf: (value ? "true" : "false").utf8) }
+
     private mutating func newline() {
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
@@ -131,7 +133,9 @@ extension RatingsReport {
 extension MovieRating {
     fileprivate func write(to out: inout JSONText) {
         out.open("{")
-        out.field("popularity", first: true)
+        out.field("ownRating", first: true)
+        out.number(mark.rating)
+        out.field("popularity")
         out.number(popularity)
         out.field("remoteId")
         out.number(remoteId)
@@ -145,6 +149,10 @@ extension MovieRating {
         out.number(voteAverage)
         out.field("voteCount")
         out.number(voteCount)
+        out.field("watched")
+        out.bool(mark.watched)
+        out.field("watchedOn")
+        out.string(mark.on?.text)
         out.field("year")
         out.number(year)
         out.close("}", empty: false)

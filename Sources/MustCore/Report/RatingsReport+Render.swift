@@ -35,7 +35,7 @@ extension RatingsReport {
     private func writeCSV(to out: inout ChunkedOutput) {
         out.append(
             "member,title,year,remoteId,popularity,voteAverage,voteCount,updatedAt,"
-                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount\r\n")
+                + "trendSince,trendPopularity,trendVoteAverage,trendVoteCount,watched,watchedOn,ownRating\r\n")
         for member in members {
             for movie in member.movies {
                 out.csvField(member.name)
@@ -47,6 +47,7 @@ extension RatingsReport {
                 if let remoteId = movie.remoteId { out.append(String(remoteId)) }
                 out.csvFigures(of: movie)
                 Self.writeTrend(movie.trend, to: &out)
+                out.csvMark(movie.mark)
                 out.append("\r\n")
                 out.flush()
             }
@@ -56,20 +57,24 @@ extension RatingsReport {
     private func table(sparklines: Bool) -> String {
         guard !members.isEmpty else { return "No members yet. Add one with: mustc add <member> <movie>" }
         return members.map { member in
-            guard !member.movies.isEmpty else { return "\(member.name)\n  (no movies)" }
+            let name = TerminalText.visible(member.name)
+            guard !member.movies.isEmpty else { return "\(name)\n  (no movies)" }
+            // Only a member who has marked something gets the two columns: other tables stay as they were.
+            let marks = member.movies.contains { !$0.mark.isEmpty }
             let rows = member.movies.map { movie -> [String] in
                 let trend = movie.trend
-                let popularity = (movie.popularity.map(Self.oneDecimal) ?? "–") + Trend.suffix(trend?.popularity)
-                let rating = (movie.voteAverage.map(Self.oneDecimal) ?? "–") + Trend.suffix(trend?.voteAverage)
+                let popularity = (movie.popularity.map(FigureText.table) ?? "–") + Trend.suffix(trend?.popularity)
+                let rating = (movie.voteAverage.map(FigureText.table) ?? "–") + Trend.suffix(trend?.voteAverage)
                 let votes = (movie.voteCount.map(String.init) ?? "–") + Trend.suffix(trend?.voteCount)
                 let updated = movie.updatedAt.map(ISO8601.string) ?? "not fetched yet"
-                let row = [movie.shown, popularity, rating, votes, updated]
+                let own = marks ? [movie.mark.seenCell, movie.mark.ratingCell] : []
+                let row = [movie.shown, popularity, rating, votes, updated] + own
                 return sparklines ? row + [Sparkline.make(movie.trendPopularity)] : row
             }
-            let header = ["Movie", "Popularity", "Rating", "Votes", "Updated"]
+            let header = ["Movie", "Popularity", "Rating", "Votes", "Updated"] + (marks ? ["Seen", "Own"] : [])
             let body = ReportRenderer.table(
                 header: sparklines ? header + ["Popularity over time"] : header, rows: rows, indent: "  ")
-            return "\(member.name)\n\(body)"
+            return "\(name)\n\(body)"
         }.joined(separator: "\n\n")
     }
 

@@ -30,6 +30,8 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     public var trend: MovieTrend?
     /// Popularity when the window opened and after each change in it, for a sparkline; not in the JSON.
     public var trendPopularity: [Double?] = []
+    /// Whether the member watched it, when, and their own rating: `watched`, `watchedOn`, `ownRating`.
+    public var mark = WatchMark()
 
     public init(
         title: String, year: Int? = nil, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
@@ -45,7 +47,8 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case title, year, remoteId, popularity, voteAverage, voteCount, updatedAt, trend
+        case title, year, remoteId, popularity, voteAverage, voteCount, updatedAt, trend, watched, watchedOn
+        case ownRating
     }
 
     /// "Dune (1984)", or the title alone when the year is unknown.
@@ -62,5 +65,8 @@ public struct MovieRating: Sendable, Equatable, Encodable {
         try container.encode(voteCount, forKey: .voteCount)
         try container.encode(updatedAt.map(ISO8601.string), forKey: .updatedAt)
         try container.encode(trend, forKey: .trend)
+        try container.encode(mark.watched, forKey: .watched)
+        try container.encode(mark.on?.text, forKey: .watchedOn)
+        try container.encode(mark.rating, forKey: .ownRating)
     }
 }

@@ -18,7 +18,10 @@ public enum ReportRenderer {
         ([header] + rows).map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// Every cell these reports write is text or a non-negative figure, so every one is guarded against
+    /// spreadsheet formulas (`SpreadsheetText`); a figure never starts with a character it guards.
     private static func csvField(_ field: String) -> String {
+        let field = SpreadsheetText.guarded(field)
         guard needsCSVQuotes(field) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
@@ -30,7 +33,9 @@ public enum ReportRenderer {
     }
 
     /// Columns padded to their widest cell, measured in characters.
+    /// Cells are made terminal-safe first (`TerminalText`), so widths are counted on what is shown.
     public static func table(header: [String], rows: [[String]], indent: String = "") -> String {
+        let rows = rows.map { $0.map(TerminalText.visible) }
         var widths = header.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }

@@ -17,7 +17,7 @@ public struct MovieTrend: Sendable, Equatable, Encodable {
     public init(since: Date, start: Figures, current: Figures) {
         func minus(_ now: Double?, _ then: Double?) -> Double? {
             guard let now, let then else { return nil }
-            return ((now - then) * 1e6).rounded() / 1e6
+            return FigureText.difference(now, then)
         }
         let votes = current.voteCount.flatMap { now in start.voteCount.map { now - $0 } }
         self.init(
@@ -38,12 +38,10 @@ public struct MovieTrend: Sendable, Equatable, Encodable {
 
 /// Signed deltas and "before → after" cells for the text tables.
 enum Trend {
-    /// " (+0.2)" or " (-1.4)"; empty when the change rounds to nothing at one decimal, or is unknown.
+    /// " (+0.2)" or " (-0.037)"; empty when nothing changed, or the change is unknown.
     static func suffix(_ delta: Double?) -> String {
-        guard let delta else { return "" }
-        let text = RatingsReport.oneDecimal(abs(delta))
-        guard text != "0.0" else { return "" }
-        return " (\(delta < 0 ? "-" : "+")\(text))"
+        guard let delta, delta != 0 else { return "" }
+        return " (\(delta < 0 ? "-" : "+")\(FigureText.table(abs(delta))))"
     }
 
     static func suffix(_ delta: Int?) -> String {
@@ -51,11 +49,10 @@ enum Trend {
         return " (\(delta < 0 ? "-" : "+")\(abs(delta)))"
     }
 
-    /// "7.9 → 8.1 (+0.2)", with "–" for an unknown figure.
+    /// "7.9 → 8.1 (+0.2)", "8.4 → 8.437 (+0.037)", with "–" for an unknown figure.
     static func moved(_ first: Double?, _ last: Double?) -> String {
-        let delta = first.flatMap { first in last.map { $0 - first } }
-        return (first.map(RatingsReport.oneDecimal) ?? "–") + " → " + (last.map(RatingsReport.oneDecimal) ?? "–")
-            + suffix(delta)
+        let delta = first.flatMap { first in last.map { FigureText.difference($0, first) } }
+        return (first.map(FigureText.table) ?? "–") + " → " + (last.map(FigureText.table) ?? "–") + suffix(delta)
     }
 
     static func moved(_ first: Int?, _ last: Int?) -> String {
@@ -80,5 +77,32 @@ public enum Sparkline {
             return String(repeating: blocks[3], count: points.count)
         }
         return String(points.map { blocks[Int(((($0 - low) / (high - low)) * 7).rounded())] })
+    }
+}
+
+/// Figures as text for people. TMDB sends vote averages with up to 3 decimals and popularity with up to 6: a table
+/// that rounded to one decimal printed 8.4 → 8.4 for a move to 8.437, so figures are shown as TMDB sent them (the
+/// shortest text that reads back as the same number), and two different figures never print alike.
+public enum FigureText {
+    /// At least one decimal, for the tables' columns: "8.0", "8.437", "93.491722".
+    public static func table(_ value: Double) -> String {
+        let text = plain(value)
+        return text.contains(".") || !value.isFinite ? text : text + ".0"
+    }
+
+    /// For sentences: "10", "8.437".
+    public static func plain(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var text = "\(value)"
+        // Swift writes very small and very large numbers with an exponent; people read positional digits.
+        if text.contains("e") { text = String(format: "%.6f", value) }
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// `now − then` rounded to 6 decimals (finer than any figure TMDB sends), so 8.437 − 8.4 is 0.037, not
+    /// 0.0370000000000008.
+    public static func difference(_ now: Double, _ then: Double) -> Double {
+        ((now - then) * 1e6).rounded() / 1e6
     }
 }

@@ -24,7 +24,8 @@ extension Store {
             db,
             sql: """
                 SELECT member.name, movie.id, movie.title, movie.year, movie.remoteId, movie.imdbId,
-                    movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt
+                    movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt,
+                    memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
                 FROM member
                 LEFT JOIN memberMovie ON memberMovie.memberId = member.id
                 LEFT JOIN movie ON movie.id = memberMovie.movieId
@@ -37,9 +38,10 @@ extension Store {
                 body(ExportRow(member: row[0], movie: nil))
                 continue
             }
-            let rating = MovieRating(
+            var rating = MovieRating(
                 title: row[2], year: row[3], remoteId: row[4], popularity: row[6], voteAverage: row[7],
                 voteCount: row[8], updatedAt: row[9])
+            rating.mark = mark(row, at: 10)
             body(ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5])))
         }
     }

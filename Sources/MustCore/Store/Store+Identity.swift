@@ -147,7 +147,7 @@ extension Store {
         }
     }
 
-    private static func movies(_ db: Database, named reference: MovieReference, keptBy memberId: Int64?) throws
+    static func movies(_ db: Database, named reference: MovieReference, keptBy memberId: Int64?) throws
         -> [MovieName]
     {
         let condition: String

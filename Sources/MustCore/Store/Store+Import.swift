@@ -17,14 +17,24 @@ extension Store {
     public func placeKnown(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
         -> [ImportPlacement]
     {
+        try place(member: member, entries, now: now).map(\.placement)
+    }
+
+    /// `placeKnown`, with what each linked row's watched mark and rating changed (nothing for a row that needs a
+    /// lookup: `linkImported` applies its mark).
+    public func place(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+        -> [(placement: ImportPlacement, marked: MarkChange)]
+    {
         try write { db in
             let memberId = try upsertMember(db, name: member, now: now).id
             return try entries.map { entry in
                 let key = TitleKey.make(entry.title)
                 let known = try Self.knownMovie(db, entry, key: key)
-                guard entry.tmdbId != nil || known != nil else { return .needsLookup }
+                guard entry.tmdbId != nil || known != nil else { return (.needsLookup, MarkChange()) }
                 let movieId = try movieId(db, for: entry, key: key, known: known, now: now)
-                return try Self.link(db, memberId: memberId, movieId: movieId, now: now) ? .linked : .alreadyLinked
+                let linked = try Self.link(db, memberId: memberId, movieId: movieId, now: now)
+                let marked = try Self.applyImported(db, memberId: memberId, movieId: movieId, entry.mark)
+                return (linked ? .linked : .alreadyLinked, marked)
             }
         }
     }
@@ -40,12 +50,14 @@ extension Store {
             let known = try Self.knownMovie(db, entry, key: key)
             let movieId = try movieId(db, for: entry, key: key, known: known, now: now)
             let linked = try Self.link(db, memberId: member.id, movieId: movieId, now: now)
+            let marked = try Self.applyImported(db, memberId: member.id, movieId: movieId, entry.mark)
             let row = try Row.fetchOne(
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
             guard let row else { throw StoreError.failed(reason: "movie vanished while importing") }
             return LinkOutcome(
                 member: member.display, movieId: movieId, title: row[0], year: row[1], remoteId: row[2],
-                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3])
+                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3],
+                marked: marked)
         }
     }
 
@@ -94,15 +106,31 @@ extension Store {
                     sql: "UPDATE movie SET remoteId = ?, identityKey = ? WHERE id = ? AND remoteId IS NULL"
                 ).execute(arguments: [tmdbId, Self.identityKey(remoteId: tmdbId), known])
             }
+            // A title stored with U+FFFD (a Latin-1 list read as UTF-8 before encodings were detected) takes
+            // the row's spelling when the row has none.
+            if !entry.title.unicodeScalars.contains("\u{FFFD}") {
+                try db.cachedStatement(
+                    sql: "UPDATE movie SET title = ?, titleKey = ? WHERE id = ? AND instr(title, char(65533)) > 0"
+                ).execute(arguments: [entry.title, key, known])
+            }
+            if let uri = entry.letterboxdUri {
+                try db.cachedStatement(sql: "UPDATE movie SET letterboxdUri = ? WHERE id = ? AND letterboxdUri IS NULL")
+                    .execute(arguments: [uri, known])
+            }
         } else {
+            // A Letterboxd film is its URI until TMDB names it: "Rain" and "rain" (2019) are two films.
             let identity =
-                entry.tmdbId.map(Self.identityKey(remoteId:)) ?? Self.identityKey(titleKey: key, year: entry.year)
+                entry.tmdbId.map(Self.identityKey(remoteId:)) ?? entry.letterboxdUri.map { "letterboxd:" + $0 }
+                ?? Self.identityKey(titleKey: key, year: entry.year)
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, createdAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, letterboxdUri, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                     """
-            ).execute(arguments: [entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, now])
+            ).execute(
+                arguments: [
+                    entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, entry.letterboxdUri, now,
+                ])
             if db.changesCount > 0 {
                 movieId = db.lastInsertedRowID
             } else {
@@ -137,10 +165,16 @@ extension Store {
         {
             return id
         }
+        if let uri = entry.letterboxdUri,
+            let id = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM movie WHERE letterboxdUri = ?"), arguments: [uri])
+        {
+            return id
+        }
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT movie.id, movie.remoteId, movie.imdbId FROM movieAlias
+                    SELECT movie.id, movie.remoteId, movie.imdbId, movie.letterboxdUri FROM movieAlias
                     JOIN movie ON movie.id = movieAlias.movieId
                     WHERE movieAlias.key = ? AND movieAlias.year = ?
                     """),
@@ -149,6 +183,7 @@ extension Store {
         let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
         if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
         if let wanted = entry.imdbId, let imdbId, imdbId != wanted { return nil }
+        if let wanted = entry.letterboxdUri, let uri = row[3] as String?, uri != wanted { return nil }
         return row[0]
     }
 }

@@ -14,6 +14,8 @@ public struct LinkOutcome: Sendable, Equatable {
     public var linked: Bool
     /// When TMDB's figures were last written; nil for a movie never looked up.
     public var updatedAt: Date?
+    /// What an imported row's watched mark and rating changed on the link.
+    public var marked = MarkChange()
 
     /// "Dune (1984)", or the title alone when the year is unknown.
     public var shown: String { MovieName.shown(title, year) }
@@ -134,6 +136,14 @@ extension Store {
         return ResolveOutcome(movieId: target, title: row?[0] ?? "", year: row?[1], merged: merged)
     }
 
+    /// A link merged into another one of the same member and movie keeps what either said they watched: watched if
+    /// either was, the later day, and the surviving link's rating, else the merged one's.
+    static let mergedMarks = """
+        watched = max(watched, excluded.watched),
+        watchedOn = CASE WHEN excluded.watchedOn > coalesce(watchedOn, '') THEN excluded.watchedOn ELSE watchedOn END,
+        ownRating = coalesce(ownRating, excluded.ownRating)
+        """
+
     /// Moves links, aliases and a known IMDb id from `movieId` to `holder`, then deletes `movieId`;
     /// returns how the deleted movie was shown.
     static func merge(_ db: Database, _ movieId: Int64, into holder: Int64) throws -> String {
@@ -141,9 +151,9 @@ extension Store {
             db, sql: "SELECT title, year, imdbId FROM movie WHERE id = ?", arguments: [movieId])
         try db.execute(
             sql: """
-                INSERT INTO memberMovie (memberId, movieId, addedAt)
-                SELECT memberId, ?, addedAt FROM memberMovie WHERE movieId = ?
-                ON CONFLICT (memberId, movieId) DO NOTHING
+                INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating)
+                SELECT memberId, ?, addedAt, watched, watchedOn, ownRating FROM memberMovie WHERE movieId = ?
+                ON CONFLICT (memberId, movieId) DO UPDATE SET \(mergedMarks)
                 """,
             arguments: [holder, movieId])
         try db.execute(sql: "UPDATE movieAlias SET movieId = ? WHERE movieId = ?", arguments: [holder, movieId])
@@ -154,34 +164,35 @@ extension Store {
         return MovieName.shown(row?[0] ?? "", row?[1])
     }
 
-    /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A movie added by its id carries
-    /// the id as its title until TMDB names it. What changed goes to the history in the same transaction.
+    /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A linked movie is shown by TMDB's
+    /// title (in `tmdb.language`), not the spelling typed, which stays an alias that still names it; a movie added
+    /// by its id carries the id as its title until TMDB names it. What changed goes to the history in the same
+    /// transaction.
     ///
     /// A fetch runs this for every changed movie, hence the hand-tuning (perf, 3,000 movies all changed, issue 21):
     /// compiling the UPDATE afresh each time and folding TMDB's title for every change cost 48 of a changed movie's
-    /// 161 µs of CPU, so the statements are cached and the title is folded only when it replaces a placeholder.
-    /// When only the figures differ, as on most days, the UPDATE leaves out the indexed columns: SQLite rewrites
-    /// the index entries of every column it sets, even to the same value (8.3 against 3.9 µs a row).
+    /// 161 µs of CPU, so the statements are cached and the title is folded only when it differs from the stored
+    /// one. When only the figures differ, as on most days, the UPDATE leaves out the indexed columns: SQLite
+    /// rewrites the index entries of every column it sets, even to the same value (8.3 against 3.9 µs a row).
     /// `stamp` is `now` as stored, when the caller made it once for many writes.
     static func updateRatings(
         _ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, stamp: DatabaseValue? = nil,
         remoteId: Int? = nil, firstFigures: Bool = false, runId: Int64? = nil
     ) throws {
         let updatedAt = stamp ?? now.databaseValue
-        // No title a person types reads like this: the parser takes such text as an id.
         let stored = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT popularity, voteAverage, voteCount,
-                        title GLOB 'tmdb:[0-9]*' OR title GLOB 'imdb:tt[0-9]*',
-                        remoteId, year, imdbId, fetchError IS NULL AND notFoundAt IS NULL
+                    SELECT popularity, voteAverage, voteCount, title, remoteId, year, imdbId,
+                        fetchError IS NULL AND notFoundAt IS NULL
                     FROM movie WHERE id = ?
                     """),
             arguments: [movieId])
         // A movie removed (or merged away) meanwhile stays gone.
         guard let stored else { return }
         let before = Figures(popularity: stored[0], voteAverage: stored[1], voteCount: stored[2])
-        let title = stored[3] as Bool? == true ? remote.title : nil
+        let named = remote.title.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let title = named == stored[3] ? nil : named
         let (storedId, storedYear, storedImdb): (Int?, Int?, String?) = (stored[4], stored[5], stored[6])
         let clean = stored[7] as Bool? == true
         let onlyFigures =

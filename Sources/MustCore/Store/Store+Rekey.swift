@@ -37,9 +37,9 @@ extension Store {
             if let holder = try Int64.fetchOne(db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [key]) {
                 try db.execute(
                     sql: """
-                        INSERT INTO memberMovie (memberId, movieId, addedAt)
-                        SELECT ?, movieId, addedAt FROM memberMovie WHERE memberId = ?
-                        ON CONFLICT (memberId, movieId) DO NOTHING
+                        INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating)
+                        SELECT ?, movieId, addedAt, watched, watchedOn, ownRating FROM memberMovie WHERE memberId = ?
+                        ON CONFLICT (memberId, movieId) DO UPDATE SET \(mergedMarks)
                         """,
                     arguments: [holder, id])
                 try db.execute(sql: "DELETE FROM member WHERE id = ?", arguments: [id])

@@ -15,9 +15,11 @@ public struct MovieListing: Sendable, Equatable, Encodable {
     /// When TMDB last answered for it, and when it is checked next (nil: never checked; due at once).
     public var lastCheckedAt: Date?
     public var nextCheckAt: Date?
+    /// With `movies --member`: that member's watched mark and own rating (`watched`, `watchedOn`, `ownRating`).
+    public var mark: WatchMark?
 
     private enum CodingKeys: String, CodingKey {
-        case title, year, remoteId, releaseDate, members, lastCheckedAt, nextCheckAt
+        case title, year, remoteId, releaseDate, members, lastCheckedAt, nextCheckAt, watched, watchedOn, ownRating
     }
 
     /// "Dune (1984)", or the title alone when the year is unknown.
@@ -32,6 +34,11 @@ public struct MovieListing: Sendable, Equatable, Encodable {
         try container.encode(members, forKey: .members)
         try container.encode(lastCheckedAt.map(ISO8601.string), forKey: .lastCheckedAt)
         try container.encode(nextCheckAt.map(ISO8601.string), forKey: .nextCheckAt)
+        if let mark {
+            try container.encode(mark.watched, forKey: .watched)
+            try container.encode(mark.on?.text, forKey: .watchedOn)
+            try container.encode(mark.rating, forKey: .ownRating)
+        }
     }
 }
 
@@ -45,7 +52,8 @@ extension Store {
                 db,
                 sql: """
                     SELECT member.id, member.name, movie.title, movie.remoteId, movie.popularity,
-                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id, movie.year
+                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id, movie.year,
+                           memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
                     FROM member
                     LEFT JOIN memberMovie ON memberMovie.memberId = member.id
                     LEFT JOIN movie ON movie.id = memberMovie.movieId
@@ -65,11 +73,18 @@ extension Store {
                 var movie = MovieRating(
                     title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
                     voteCount: row[6], updatedAt: row[7])
+                movie.mark = Self.mark(row, at: 10)
                 if let trendSince { movie.attachTrend(since: trendSince, window: windows[movieId]) }
                 members[members.count - 1].movies.append(movie)
             }
             return RatingsReport(members: members)
         }
+    }
+
+    /// The link's `watched, watchedOn, ownRating`, read from `row` at `index` onwards.
+    static func mark(_ row: Row, at index: Int) -> WatchMark {
+        let (watched, day): (Bool?, String?) = (row[index], row[index + 1])
+        return WatchMark(watched: watched ?? false, on: day.flatMap(WatchDay.parse), rating: row[index + 2])
     }
 
     public func members() throws(StoreError) -> [MemberSummary] {
@@ -91,7 +106,8 @@ extension Store {
                 db,
                 sql: """
                     SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name, movie.year,
-                        movieSchedule.checkedAt, movieSchedule.nextCheckAt
+                        movieSchedule.checkedAt, movieSchedule.nextCheckAt, member.nameKey = ?1,
+                        memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
                     FROM movie
                     LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
                     JOIN memberMovie ON memberMovie.movieId = movie.id
@@ -116,6 +132,7 @@ extension Store {
                     currentId = movieId
                 }
                 listings[listings.count - 1].members.append(row[4])
+                if row[8] as Bool? == true { listings[listings.count - 1].mark = Self.mark(row, at: 9) }
             }
             return listings
         }

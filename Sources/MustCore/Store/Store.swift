@@ -11,7 +11,10 @@ public final class Store: Sendable {
     let logger: Logger
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String, logger: Logger) throws(StoreError) {
+    /// - Parameter pooled: false for a command that should write nothing when nothing changes (`import`): an
+    ///   existing file is opened through one connection. GRDB's pool, opening a database whose -wal is empty (as
+    ///   every clean close leaves it), creates and drops a table to make one, which rewrites the file's header.
+    public init(path: String, logger: Logger, pooled: Bool = true) throws(StoreError) {
         self.path = path
         self.logger = logger
         let directory = (path as NSString).deletingLastPathComponent
@@ -35,7 +38,11 @@ public final class Store: Sendable {
             try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
         do {
-            writer = try DatabasePool(path: path, configuration: configuration)
+            if !pooled, FileManager.default.fileExists(atPath: path) {
+                writer = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                writer = try DatabasePool(path: path, configuration: configuration)
+            }
         } catch {
             throw .cannotOpen(path: path, reason: Self.reason(error))
         }

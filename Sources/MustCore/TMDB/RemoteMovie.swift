@@ -86,12 +86,25 @@ struct FindPage: Decodable {
 }
 
 /// TMDB's error body: `{"success": false, "status_code": N, "status_message": "…"}`.
+/// TMDB's error body: `{"status_code", "status_message"}`, or `{"errors": [...]}` from a search without a query.
 struct ErrorBody: Decodable {
     var statusCode: Int?
     var statusMessage: String?
+    var errors: [String]?
 
     private enum CodingKeys: String, CodingKey {
         case statusCode = "status_code"
         case statusMessage = "status_message"
+        case errors
     }
+
+    /// TMDB's own words, whichever form they came in.
+    var message: String? {
+        if let statusMessage, !statusMessage.isEmpty { return statusMessage }
+        if let errors, !errors.isEmpty { return errors.joined(separator: "; ") }
+        return nil
+    }
+
+    /// Whether TMDB wrote it: its error bodies carry a status code or an errors list; a web server's page has neither.
+    var isTMDBs: Bool { statusCode != nil || errors != nil }
 }

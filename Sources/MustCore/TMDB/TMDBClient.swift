@@ -137,13 +137,22 @@ public struct TMDBClient: Sendable {
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
             return try Self.decoder.decode(T.self, from: response.body)
-        } catch let error as DecodingError {
-            // The reason quotes what TMDB sent, which could echo the key: redacted like everything else shown.
-            throw TMDBError.malformed(
-                url: shown, reason: Redaction.text(error.fieldAndProblem, hiding: credentials.secret))
         } catch {
-            throw TMDBError.malformed(url: shown, reason: "not JSON")
+            // Not JSON at all: a web page, a proxy's or captive portal's, not TMDB's API. A cut-off JSON body is
+            // TMDB's answer gone wrong, about this movie only.
+            guard Self.looksLikeJSON(response.body) else {
+                throw TMDBError.wrongAddress(url: shown, status: response.status)
+            }
+            // The reason quotes what TMDB sent, which could echo the key: redacted like everything else shown.
+            let reason = (error as? DecodingError)?.fieldAndProblem ?? "\(error)"
+            throw TMDBError.malformed(url: shown, reason: Redaction.text(reason, hiding: credentials.secret))
         }
+    }
+
+    /// Whether the body starts as a JSON object or array does; only asked after a decoding failure.
+    private static func looksLikeJSON(_ body: Data) -> Bool {
+        let first = body.first { !(" \t\r\n".utf8.contains($0)) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     private static let decoder = JSONDecoder()
@@ -151,9 +160,14 @@ public struct TMDBClient: Sendable {
     private func error(for response: HTTPResponse, url: String) -> TMDBError {
         let body = try? Self.decoder.decode(ErrorBody.self, from: response.body)
         let code = body?.statusCode
-        let message = Redaction.text(body?.statusMessage ?? "no message", hiding: credentials.secret)
+        let message = Redaction.text(body?.message ?? "no message", hiding: credentials.secret)
+        // A 404 (or any 4xx but 401 and 429) that TMDB did not write means the request went somewhere else:
+        // telling the user "no such movie" would mark a good movie unknown.
+        let tmdbs = body?.isTMDBs ?? false
         switch response.status {
         case 401: return .unauthorized(code: code, message: message)
+        case 404 where !tmdbs, 400...499 where response.status != 429 && !Self.looksLikeJSON(response.body):
+            return .wrongAddress(url: url, status: response.status)
         case 404: return .notFound(code: code, message: message)
         case 429: return .rateLimited(retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
         case 500...599: return .server(status: response.status, code: code, message: message)

@@ -15,6 +15,9 @@ public enum TMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout(url: String)
     case unreachable(url: String, reason: String)
     case malformed(url: String, reason: String)
+    /// An answer TMDB's API would not give (a 404 without TMDB's error body, a web page instead of JSON): the
+    /// configured address is not TMDB's API. Nothing is learned about the movie asked for.
+    case wrongAddress(url: String, status: Int)
 
     public var description: String {
         switch self {
@@ -29,8 +32,14 @@ public enum TMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timeout(let url): "TMDB did not answer in time (\(url))"
         case .unreachable(let url, let reason): "cannot reach TMDB at \(url) (\(reason))"
         case .malformed(let url, let reason): "TMDB sent a response mustc cannot read (\(url): \(reason))"
+        case .wrongAddress(let url, let status):
+            "\(Self.wrongAddressHeadline): \(url) answered \(status) with something that is not TMDB's API; "
+                + "check tmdb.baseURL in the config or MUSTC_TMDB_BASE_URL (TMDB's is https://api.themoviedb.org/3)"
         }
     }
+
+    /// How a wrong-address message begins, for callers that tell it once.
+    public static let wrongAddressHeadline = "TMDB's address looks wrong"
 
     /// Worth another try after a pause: rate limits, server trouble and timeouts.
     public var isTransient: Bool {

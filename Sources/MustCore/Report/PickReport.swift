@@ -1,0 +1,75 @@
+import Foundation
+
+/// `mustc pick`'s answer, as a text list or JSON: `{"members":[...],"picks":[{"title","year","remoteId",
+/// "keptBy","voteAverage","voteCount","weighted","trend","why"}]}`. Made from plain values, so the family page can
+/// render the same picks.
+public struct PickReport: Sendable, Equatable, Encodable {
+    public enum Format: String, CaseIterable, Sendable { case table, json }
+
+    public var members: [String]
+    public var picks: [NightPick]
+    public var prior: NightPrior?
+
+    public init(members: [String], picks: [NightPick], prior: NightPrior?) {
+        (self.members, self.picks, self.prior) = (members, picks, prior)
+    }
+
+    /// Ranks `library` (see `MovieNight.rank`) into a report.
+    public init(_ library: NightLibrary, count: Int, includeWatched: Bool = false) {
+        self.init(
+            members: library.members, picks: MovieNight.rank(library, count: count, includeWatched: includeWatched),
+            prior: library.prior)
+    }
+
+    public func render(_ format: Format) -> String {
+        switch format {
+        case .json: ReportRenderer.json(self)
+        case .table: text
+        }
+    }
+
+    private var text: String {
+        let who = MovieNight.names(members)
+        guard !picks.isEmpty else {
+            return "Nothing to pick: no movie on \(who)'s lists that none of them has watched."
+        }
+        var lines = ["Tonight for \(who), best first:"]
+        for (index, pick) in picks.enumerated() { lines.append("  \(index + 1). \(pick.why)") }
+        if let prior {
+            lines.append(
+                "Weighted rating (v·R + m·C) / (v + m): C = \(FigureText.plain((prior.mean * 100).rounded() / 100)), the mean "
+                    + "rating of the library's \(MovieNight.grouped(prior.movies)) rated movies; m = "
+                    + "\(MovieNight.grouped(Int(prior.votes.rounded()))) votes, their median vote count.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private enum CodingKeys: String, CodingKey { case members, picks }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(members, forKey: .members)
+        try container.encode(picks, forKey: .picks)
+    }
+}
+
+extension NightPick: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case title, year, remoteId, keptBy, voteAverage, voteCount, weighted, trend, why
+    }
+
+    // Written out so that missing values are `null` rather than absent keys.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(candidate.title, forKey: .title)
+        try container.encode(candidate.year, forKey: .year)
+        try container.encode(candidate.remoteId, forKey: .remoteId)
+        try container.encode(candidate.keptBy, forKey: .keptBy)
+        try container.encode(candidate.voteAverage, forKey: .voteAverage)
+        try container.encode(candidate.voteCount, forKey: .voteCount)
+        // Four decimals: enough to order by, and the same text on every run.
+        try container.encode(weighted.map { ($0 * 1e4).rounded() / 1e4 }, forKey: .weighted)
+        try container.encode(candidate.trend, forKey: .trend)
+        try container.encode(why, forKey: .why)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Whether the member keeps the movie TMDB knows by `remoteId`: an import row resolved to it merges into that
+    /// link rather than making one.
+    public func keeps(member: String, remoteId: Int) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM memberMovie
+                        JOIN member ON member.id = memberMovie.memberId
+                        JOIN movie ON movie.id = memberMovie.movieId
+                        WHERE member.nameKey = ? AND movie.remoteId = ?)
+                    """,
+                arguments: [TitleKey.make(member), remoteId]) ?? false
+        }
+    }
+
+    /// Whether the movie TMDB knows by `remoteId` is another Letterboxd film than `letterboxdUri`.
+    public func holdsAnotherFilm(remoteId: Int, letterboxdUri: String) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM movie
+                        WHERE remoteId = ? AND letterboxdUri IS NOT NULL AND letterboxdUri <> ?)
+                    """,
+                arguments: [remoteId, letterboxdUri]) ?? false
+        }
+    }
+}

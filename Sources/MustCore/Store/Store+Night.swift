@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// What `pick` ranks: every movie on the list of at least one of `members` (matched ignoring case and
+    /// accents), with who of them keeps it and who has watched it, its vote average's trend since `trendSince`,
+    /// and the library's prior. Names that are no member come back in `unknown`, and nothing else does.
+    /// Reads only: the page can call it through `Store.forReading`.
+    public func movieNight(members names: [String], trendSince: Date) throws(StoreError) -> NightLibrary {
+        try read { db in
+            var members: [(id: Int64, name: String)] = []
+            var unknown: [String] = []
+            for name in names {
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+                guard let row else {
+                    unknown.append(name)
+                    continue
+                }
+                if !members.contains(where: { $0.id == row[0] }) { members.append((row[0], row[1])) }
+            }
+            guard unknown.isEmpty else {
+                return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown)
+            }
+            var candidates = try Self.nightCandidates(db, members)
+            for index in candidates.indices {
+                try Self.attachTrend(db, to: &candidates[index], since: trendSince)
+            }
+            return NightLibrary(members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
+        }
+    }
+
+    /// The members' links, one candidate per movie; the primary key (memberId, movieId) reads each member's range.
+    private static func nightCandidates(_ db: Database, _ members: [(id: Int64, name: String)]) throws
+        -> [NightCandidate]
+    {
+        guard !members.isEmpty else { return [] }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT movie.id, movie.title, movie.year, movie.remoteId, movie.voteAverage, movie.voteCount,
+                    memberMovie.memberId, memberMovie.watched
+                FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
+                WHERE memberMovie.memberId IN (\(members.map { _ in "?" }.joined(separator: ",")))
+                """,
+            arguments: StatementArguments(members.map(\.id)))
+        var byMovie: [Int64: NightCandidate] = [:]
+        var marks: [Int64: (kept: Set<Int64>, watched: Set<Int64>)] = [:]
+        while let row = try rows.next() {
+            let movieId: Int64 = row[0]
+            if byMovie[movieId] == nil {
+                byMovie[movieId] = NightCandidate(
+                    movieId: movieId, title: row[1], year: row[2], remoteId: row[3], voteAverage: row[4],
+                    voteCount: row[5], keptBy: [])
+            }
+            marks[movieId, default: ([], [])].kept.insert(row[6])
+            if row[7] as Bool { marks[movieId, default: ([], [])].watched.insert(row[6]) }
+        }
+        // Names in the order the members were named, so the reasons read as the user typed them.
+        return byMovie.values.map { candidate in
+            var candidate = candidate
+            let mark = marks[candidate.movieId] ?? ([], [])
+            candidate.keptBy = members.filter { mark.kept.contains($0.id) }.map(\.name)
+            candidate.watchedBy = members.filter { mark.watched.contains($0.id) }.map(\.name)
+            return candidate
+        }
+    }
+
+    /// The vote average's move since `since`, as `ratings --trend` counts it: from the figure before the window's
+    /// first change (or the baseline, when the history starts inside the window) to now; no history in the window
+    /// means nothing moved. One look-up per candidate through the (movieId, at) index, so the cost follows the
+    /// members' lists, not the whole library's history.
+    private static func attachTrend(_ db: Database, to candidate: inout NightCandidate, since: Date) throws {
+        guard let now = candidate.voteAverage else { return }
+        let first = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT baseline, voteAverageBefore, voteAverage FROM movieHistory INDEXED BY movieHistory_movieId
+                    WHERE movieId = ? AND at >= ? ORDER BY at, id LIMIT 1
+                    """),
+            arguments: [candidate.movieId, since.timeIntervalSince1970])
+        let start: Double? = first.map { $0[0] as Bool ? $0[2] : $0[1] } ?? now
+        candidate.trend = start.map { FigureText.difference(now, $0) }
+    }
+
+    /// C, the mean vote average of the library's rated movies, and m, their median vote count.
+    private static func nightPrior(_ db: Database) throws -> NightPrior? {
+        let rated = "FROM movie WHERE voteCount > 0 AND voteAverage IS NOT NULL"
+        guard let row = try Row.fetchOne(db, sql: "SELECT count(*), avg(voteAverage) \(rated)"),
+            let count = row[0] as Int?, count > 0, let mean = row[1] as Double?
+        else { return nil }
+        let median = try Double.fetchOne(
+            db,
+            sql: "SELECT avg(voteCount) FROM (SELECT voteCount \(rated) ORDER BY voteCount LIMIT ? OFFSET ?)",
+            arguments: [2 - count % 2, (count - 1) / 2])
+        return NightPrior(mean: mean, votes: median ?? 0, movies: count)
+    }
+}

@@ -1,0 +1,33 @@
+/// The one sanitiser for text meant for a terminal or a plain-text log. Titles come from TMDB (edited by the
+/// public), from imported files and from users: an `ESC ] 0;…BEL` would retitle the terminal, `ESC [2J` clear it,
+/// and a right-to-left override reorder the rest of the line. Each such character is written out as its escape,
+/// `\u001B`, so it shows instead of acting, and a table's column widths stay right (the escape is plain ASCII).
+/// The escape is JSON's own: JSON passed through here by mistake still reads back as the exact text (its encoder
+/// already escapes C0, and a backslash in the text is already `\\`). The database stores the text unchanged.
+public enum TerminalText {
+    /// `text` with every control character made visible, except newline and tab.
+    public static func visible(_ text: String) -> String {
+        // Most text has none: one scan of the scalars, no copy.
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// C0 but newline and tab, DEL, C1, and the bidi embeddings, overrides (U+202A–U+202E) and isolates
+    /// (U+2066–U+2069).
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}
