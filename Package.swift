@@ -18,6 +18,15 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // The family's page (MustWeb): HTTP on SwiftNIO, and Mustache templates that HTML-escape by default.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        // Hummingbird's own dependencies, named for the parts MustWeb uses directly: the thread pool that keeps
+        // blocking SQLite reads off the event loop, and the channel handler that limits header time.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .target(
@@ -41,8 +50,25 @@ let package = Package(
             name: "mustc",
             dependencies: [
                 "MustCore",
+                "MustWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The family's page (`mustc serve`): its own target, so MustCore never links the server.
+        .target(
+            name: "MustWeb",
+            dependencies: [
+                "MustCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Build-time tool: turns Migrations/*.sql into Swift string literals so the binary needs no bundle.
@@ -59,6 +85,11 @@ let package = Package(
         .testTarget(
             name: "MustCoreTests",
             dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Pure parts of the page: charts, view models, templates' escaping.
+        .testTarget(
+            name: "MustWebTests",
+            dependencies: ["MustWeb", "MustCore"]
         ),
         // ZIPFoundation writes the Letterboxd export zips the import tests read.
         .testTarget(

@@ -7,6 +7,7 @@
 #   $PREFIX/share/man/man1/mustc.1                                       the man page (swift-argument-parser's
 #                                                                        generate-manual plugin)
 #   ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/mustc-fetch.{service,timer}   the timer, not enabled
+#   ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/mustc-serve.service           the page, not started
 #
 #   contrib/install.sh               build and install
 #   contrib/install.sh --uninstall   remove exactly those files (same PREFIX); the database and the
@@ -23,6 +24,7 @@ fish_completion=$prefix/share/fish/vendor_completions.d/mustc.fish
 manual=$prefix/share/man/man1/mustc.1
 service=$units/mustc-fetch.service
 timer=$units/mustc-fetch.timer
+serve=$units/mustc-serve.service
 
 say() { printf 'install.sh: %s\n' "$*"; }
 
@@ -32,7 +34,11 @@ uninstall() {
     if [[ -e $timer ]] && has_user_systemd; then
         systemctl --user disable --now mustc-fetch.timer >/dev/null 2>&1 || true
     fi
-    for file in "$binary" "$bash_completion" "$zsh_completion" "$fish_completion" "$manual" "$service" "$timer"; do
+    if [[ -e $serve ]] && has_user_systemd; then
+        systemctl --user disable --now mustc-serve.service >/dev/null 2>&1 || true
+    fi
+    for file in "$binary" "$bash_completion" "$zsh_completion" "$fish_completion" "$manual" "$service" "$timer" \
+        "$serve"; do
         if [[ -e $file ]]; then
             rm -f "$file"
             say "removed $file"
@@ -63,8 +69,9 @@ install_units() {
     # The units expect ~/.local/bin/mustc; point them at this PREFIX's binary instead.
     sed "s|^ExecStart=%h/.local/bin/mustc|ExecStart=$binary|" contrib/systemd/mustc-fetch.service >"$service"
     cp contrib/systemd/mustc-fetch.timer "$timer"
-    chmod 644 "$service" "$timer"
-    say "installed $service and $timer"
+    sed "s|^ExecStart=%h/.local/bin/mustc|ExecStart=$binary|" contrib/systemd/mustc-serve.service >"$serve"
+    chmod 644 "$service" "$timer" "$serve"
+    say "installed $service, $timer and $serve (not started)"
     if has_user_systemd; then systemctl --user daemon-reload || true; fi
 }
 
@@ -90,6 +97,8 @@ install.sh: next steps (see "Use it for real" in README.md):
     {"tmdb": {"apiKey": "…"}}
   then start the timer:
     systemctl --user enable --now mustc-fetch.timer
+  and, for the family's page (see "The family's page" in README.md):
+    systemctl --user enable --now mustc-serve.service
   zsh finds the completion once $prefix/share/zsh/site-functions is on its fpath.
 EOF
 }

@@ -17,7 +17,7 @@ struct Mustc: AsyncParsableCommand {
             MoviesCommand.self, ChangesCommand.self,
             WatchedCommand.self, PickCommand.self,
             ImportCommand.self, ExportCommand.self,
-            FetchCommand.self, StatusCommand.self,
+            FetchCommand.self, StatusCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -38,9 +38,21 @@ import Testing
         #expect(config.schedule.maximumInterval == 86400)
         #expect(config.tmdb.maxRequestsPerSecond == 35)
         #expect(config.tmdb.transport == .curl)
+        #expect(config.serve.listen == ListenAddress(host: "127.0.0.1", port: 8080))
         // Empty strings in the example mean "unset", so the defaults apply.
         #expect(config.database == nil)
         #expect(config.tmdb.credentials == nil)
+    }
+
+    @Test func serveListenIsReadAndABadOneNamesTheKey() throws {
+        let config = try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"listen": ":9000"}}"#))
+        #expect(config.serve.listen == ListenAddress(host: "0.0.0.0", port: 9000))
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"listen": "9000"}}"#))
+        }
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"port": 9000}}"#))
+        }
     }
 
     @Test func transportCanFallBackToURLSession() throws {

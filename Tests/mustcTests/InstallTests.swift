@@ -15,7 +15,7 @@ import Testing
     func completionScriptsNameEveryCommand(_ shell: String) async throws {
         let outcome = try await MustcBinary()("--generate-completion-script", shell)
         #expect(outcome.status == 0, "\(outcome.all)")
-        for command in ["add", "ratings", "members", "movies", "remove", "fetch", "status"] {
+        for command in ["add", "ratings", "members", "movies", "remove", "fetch", "status", "serve"] {
             #expect(outcome.stdout.contains(command), "\(shell) completion lacks \(command)")
         }
     }

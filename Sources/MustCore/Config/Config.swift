@@ -37,6 +37,11 @@ public struct Config: Sendable, Equatable {
         public var keep: TimeInterval = 365 * 86400
     }
 
+    public struct Serve: Sendable, Equatable {
+        /// Where `mustc serve` listens: loopback unless the user asks for the network.
+        public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+    }
+
     public struct Schedule: Sendable, Equatable {
         public var minimumInterval: TimeInterval = 15 * 60
         public var maximumInterval: TimeInterval = 24 * 3600
@@ -50,6 +55,7 @@ public struct Config: Sendable, Equatable {
     public var fetch = Fetch()
     public var schedule = Schedule()
     public var history = History()
+    public var serve = Serve()
 
     public init() {}
 }

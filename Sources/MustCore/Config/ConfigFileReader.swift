@@ -11,7 +11,7 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history"])
+        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve"])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") {
             try tmdb.checkKeys([
@@ -42,6 +42,15 @@ struct ConfigFileReader {
         if let history = try section.object("history") {
             try history.checkKeys(["keep"])
             config.history.keep = try history.duration("keep") ?? config.history.keep
+        }
+        if let serve = try section.object("serve") {
+            try serve.checkKeys(["listen"])
+            if let listen = try serve.string("listen") {
+                guard let address = ListenAddress.parse(listen) else {
+                    throw .invalidValue(source: path, key: "serve.listen", expected: ListenAddress.expected)
+                }
+                config.serve.listen = address
+            }
         }
         if let schedule = try section.object("schedule") {
             try schedule.checkKeys([

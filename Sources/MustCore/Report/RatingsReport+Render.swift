@@ -92,7 +92,7 @@ extension RatingsReport {
     }
 
     /// "%.1f" without String(format:), which took a third of a 100,000-movie table.
-    static func oneDecimal(_ value: Double) -> String {
+    public static func oneDecimal(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
         let tenths = Int64((abs(value) * 10).rounded())
         return (value < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"

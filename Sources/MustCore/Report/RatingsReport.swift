@@ -30,6 +30,10 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     public var trend: MovieTrend?
     /// Popularity when the window opened and after each change in it, for a sparkline; not in the JSON.
     public var trendPopularity: [Double?] = []
+    /// The movie's row id: the page's address for a movie without a TMDB id; not in the JSON.
+    public var localId: Int64?
+    /// The vote average the same way, for the page's sparkline; not in the JSON.
+    public var trendVoteAverage: [Double?] = []
     /// Whether the member watched it, when, and their own rating: `watched`, `watchedOn`, `ownRating`.
     public var mark = WatchMark()
 

@@ -3,7 +3,7 @@ import Foundation
 /// The `status` section for the newData hook: kept apart from the schedule lines on purpose.
 extension StatusReport {
     /// "newData hook notify-send: failed (exit status 1) at …, 0.2s, 2 movies" and the end of its stderr.
-    func hookLines() -> [String] {
+    public func hookLines() -> [String] {
         guard let hook else { return [] }
         var outcome = hook.outcome.rawValue
         if let status = hook.exitStatus {

@@ -103,7 +103,7 @@ public struct StatusReport: Sendable, Encodable {
 
 extension StatusReport {
     /// "Movies due now 3, within an hour 5, within a day 40 (of 300); the next in 12m (...)."
-    func checksLine(now: Date) -> String {
+    public func checksLine(now: Date) -> String {
         guard checks.total > 0 else { return "No movies yet." }
         let next = checks.nextCheckAt.map { "; the next \(Durations.describe(until: $0, from: now))" } ?? ""
         return "Movies due now \(checks.dueNow), within an hour \(checks.dueWithinHour), within a day "

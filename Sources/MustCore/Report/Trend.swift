@@ -37,25 +37,25 @@ public struct MovieTrend: Sendable, Equatable, Encodable {
 }
 
 /// Signed deltas and "before → after" cells for the text tables.
-enum Trend {
+public enum Trend {
     /// " (+0.2)" or " (-0.037)"; empty when nothing changed, or the change is unknown.
-    static func suffix(_ delta: Double?) -> String {
+    public static func suffix(_ delta: Double?) -> String {
         guard let delta, delta != 0 else { return "" }
         return " (\(delta < 0 ? "-" : "+")\(FigureText.table(abs(delta))))"
     }
 
-    static func suffix(_ delta: Int?) -> String {
+    public static func suffix(_ delta: Int?) -> String {
         guard let delta, delta != 0 else { return "" }
         return " (\(delta < 0 ? "-" : "+")\(abs(delta)))"
     }
 
     /// "7.9 → 8.1 (+0.2)", "8.4 → 8.437 (+0.037)", with "–" for an unknown figure.
-    static func moved(_ first: Double?, _ last: Double?) -> String {
+    public static func moved(_ first: Double?, _ last: Double?) -> String {
         let delta = first.flatMap { first in last.map { FigureText.difference($0, first) } }
         return (first.map(FigureText.table) ?? "–") + " → " + (last.map(FigureText.table) ?? "–") + suffix(delta)
     }
 
-    static func moved(_ first: Int?, _ last: Int?) -> String {
+    public static func moved(_ first: Int?, _ last: Int?) -> String {
         let delta = first.flatMap { first in last.map { $0 - first } }
         return (first.map(String.init) ?? "–") + " → " + (last.map(String.init) ?? "–") + suffix(delta)
     }

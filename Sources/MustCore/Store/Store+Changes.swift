@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 
-/// Where a movie's figures stood when a window opened, and its popularity after each entry since.
+/// Where a movie's figures stood when a window opened, and its popularity and vote average after each entry since.
 struct HistoryWindow: Sendable, Equatable {
     var start: Figures
     var popularity: [Double?]
+    var voteAverage: [Double?]
 }
 
 extension Store {
@@ -93,12 +94,16 @@ extension Store {
             let after = Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7])
             if !baseline, var window = windows[id] {
                 window.popularity.append(after.popularity)
+                window.voteAverage.append(after.voteAverage)
                 windows[id] = window
             } else if baseline {
-                windows[id] = HistoryWindow(start: after, popularity: [after.popularity])
+                windows[id] = HistoryWindow(
+                    start: after, popularity: [after.popularity], voteAverage: [after.voteAverage])
             } else {
                 let before = Figures(popularity: row[2], voteAverage: row[3], voteCount: row[4])
-                windows[id] = HistoryWindow(start: before, popularity: [before.popularity, after.popularity])
+                windows[id] = HistoryWindow(
+                    start: before, popularity: [before.popularity, after.popularity],
+                    voteAverage: [before.voteAverage, after.voteAverage])
             }
         }
         return windows
@@ -112,5 +117,6 @@ extension MovieRating {
         guard !current.isEmpty else { return }
         trend = MovieTrend(since: since, start: window?.start ?? current, current: current)
         trendPopularity = window?.popularity ?? []
+        trendVoteAverage = window?.voteAverage ?? []
     }
 }

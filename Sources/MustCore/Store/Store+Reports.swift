@@ -73,6 +73,7 @@ extension Store {
                 var movie = MovieRating(
                     title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
                     voteCount: row[6], updatedAt: row[7])
+                movie.localId = movieId
                 movie.mark = Self.mark(row, at: 10)
                 if let trendSince { movie.attachTrend(since: trendSince, window: windows[movieId]) }
                 members[members.count - 1].movies.append(movie)

@@ -1,0 +1,48 @@
+import Foundation
+import MustCore
+
+/// The pages' addresses. Names are percent-encoded as one path segment, so a "/" or "?" in a name stays in it.
+enum WebPath {
+    /// RFC 3986's unreserved characters: everything else in a segment is percent-encoded.
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    static func member(_ name: String) -> String {
+        "/members/" + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+    }
+
+    /// A movie by its TMDB id; one without an id by its row id, under `/movies/local/`.
+    static func movie(remoteId: Int?, localId: Int64?) -> String? {
+        if let remoteId { return "/movies/\(remoteId)" }
+        return localId.map { "/movies/local/\($0)" }
+    }
+
+    static func tmdb(_ remoteId: Int) -> String { "https://www.themoviedb.org/movie/\(remoteId)" }
+
+    /// IMDb ids are `tt` and digits (TMDB's `imdb_id`); anything else gets no link.
+    static func imdb(_ imdbId: String?) -> String? {
+        guard let imdbId, imdbId.hasPrefix("tt"), imdbId.count > 2, imdbId.dropFirst(2).allSatisfy(\.isASCII),
+            imdbId.dropFirst(2).allSatisfy(\.isNumber)
+        else { return nil }
+        return "https://www.imdb.com/title/\(imdbId)/"
+    }
+}
+
+/// How the pages write figures and times.
+enum Shown {
+    /// As TMDB sent it, as the commands' tables show it: "8.437", "8.0".
+    static func rating(_ value: Double?) -> String { value.map(FigureText.table) ?? "–" }
+    static func votes(_ value: Int?) -> String { value.map { Charts.whole(Double($0)) } ?? "–" }
+    static func time(_ date: Date?) -> String {
+        guard let date else { return "never" }
+        // "2026-11-25 14:03 UTC": ISO 8601 to the minute, readable on a phone.
+        let text = ISO8601.string(date)
+        return text.count >= 16 ? text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " UTC" : text
+    }
+
+    /// "up", "down" or "" for a delta, as a CSS class: the arrow's colour is decoration, the sign is in the text.
+    static func direction(_ delta: Double?) -> String {
+        guard let delta, delta != 0 else { return "" }
+        return delta > 0 ? "up" : "down"
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import MustCore
+
+/// Every address the server answers, in one place. Pages and JSON are GET only; a later form adds its POST routes
+/// here, beside the pages they belong to.
+enum Routes {
+    static func register(on router: Router<BasicRequestContext>, pages: Pages) {
+        router.add(middleware: SecurityHeaders())
+        router.add(middleware: ErrorPages(site: pages.site))
+        router.add(middleware: Freshness(reader: pages.reader))
+
+        router.get("/") { _, _ in try await pages.home() }
+        router.get("/members/:name") { request, context in
+            try await pages.member(
+                try context.decoded("name"), sort: request.uri.queryParameters["sort"].map(String.init))
+        }
+        router.get("/movies/:id") { _, context in
+            guard let id = Int(try context.decoded("id")), id > 0 else {
+                throw PageError.notFound("A movie's address is /movies/ and its TMDB id.")
+            }
+            return try await pages.movie(.tmdb(id))
+        }
+        router.get("/movies/local/:id") { _, context in
+            guard let id = Int64(try context.decoded("id")), id > 0 else {
+                throw PageError.notFound("A movie without a TMDB id has the address /movies/local/ and a number.")
+            }
+            return try await pages.movie(.local(id))
+        }
+        router.get("/changes") { request, _ in
+            try await pages.changes(since: request.uri.queryParameters["since"].map(String.init))
+        }
+        router.get("/status") { _, _ in try await pages.status() }
+        router.get("/night") { request, _ in
+            let query = request.uri.queryParameters
+            return try await pages.night(
+                members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include")
+        }
+
+        router.get("/api/ratings") { request, _ in
+            try await pages.ratingsJSON(member: request.uri.queryParameters["member"].map(String.init))
+        }
+        router.get("/api/changes") { request, _ in
+            try await pages.changesJSON(since: request.uri.queryParameters["since"].map(String.init))
+        }
+        router.get("/api/status") { _, _ in try await pages.statusJSON() }
+
+        router.get("/static/site.css") { _, _ in Static.response(Stylesheet.css, type: "text/css; charset=utf-8") }
+        router.get("/static/icon.svg") { _, _ in Static.response(Stylesheet.icon, type: "image/svg+xml") }
+        router.get("/favicon.ico") { _, _ in Static.response(Stylesheet.icon, type: "image/svg+xml") }
+    }
+}
+
+extension BasicRequestContext {
+    /// A path parameter, percent-decoded once; a malformed escape is a 400.
+    func decoded(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        guard let text = raw.removingPercentEncoding else {
+            throw PageError.badRequest("The address has a malformed %-escape.")
+        }
+        return text
+    }
+}
+
+/// The stylesheet and icon: part of the binary, so they change only with it.
+enum Static {
+    static func response(_ text: String, type: String) -> Response {
+        var response = Site.response(text, type: type)
+        response.headers[.cacheControl] = "public, max-age=86400"
+        response.headers[.eTag] = "\"\(MustcVersion.current)\""
+        return response
+    }
+}

@@ -1,0 +1,111 @@
+"""Drives headless Chromium over the pages `mustc serve` answers, and prints what it found as one JSON object.
+
+Usage: pages.py BASE_URL MEMBER_PATH MOVIE_PATH HOSTILE_PATH... [--screenshots DIR]
+The Swift test (ServeBrowserTests) starts the server, runs this with a deadline, and judges the JSON.
+"""
+
+import json
+import sys
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, UnexpectedAlertPresentException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+
+def browser(width, height):
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={width},{height}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def dialog_opened(driver):
+    try:
+        driver.switch_to.alert.dismiss()
+        return True
+    except NoAlertPresentException:
+        return False
+
+
+def visit(driver, url):
+    """Loads a page; returns what every page is judged on."""
+    try:
+        driver.get(url)
+    except UnexpectedAlertPresentException:
+        return {"url": url, "dialog": True}
+    widths = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+        " document.body.scrollWidth];")
+    errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    return {
+        "url": url,
+        "dialog": dialog_opened(driver),
+        "scrollWidth": max(widths[0], widths[2]),
+        "clientWidth": widths[1],
+        "consoleErrors": errors,
+        "h1": driver.find_element(By.TAG_NAME, "h1").get_attribute("textContent"),
+        "images": len(driver.find_elements(By.TAG_NAME, "img")),
+        "scripts": len(driver.find_elements(By.TAG_NAME, "script")),
+    }
+
+
+def member_rows(driver):
+    rows = []
+    for row in driver.find_elements(By.CSS_SELECTOR, "table.cards tbody tr"):
+        cells = [row.find_element(By.TAG_NAME, "th")] + row.find_elements(By.TAG_NAME, "td")
+        rows.append({
+            "cells": [cell.get_attribute("textContent").strip() for cell in cells],
+            "sparkLabel": [svg.get_attribute("aria-label") for svg in row.find_elements(By.TAG_NAME, "svg")],
+        })
+    return rows
+
+
+def movie_charts(driver):
+    charts = []
+    for figure in driver.find_elements(By.CSS_SELECTOR, "figure.chart"):
+        svg = figure.find_element(By.TAG_NAME, "svg")
+        labelled = svg.get_attribute("aria-labelledby").split()
+        charts.append({
+            "caption": figure.find_element(By.TAG_NAME, "figcaption").get_attribute("textContent"),
+            "points": figure.find_element(By.TAG_NAME, "polyline").get_attribute("points"),
+            "height": svg.size["height"],
+            "alternative": " ".join(
+                driver.find_element(By.ID, name).get_attribute("textContent") for name in labelled),
+        })
+    return charts
+
+
+def main():
+    arguments = sys.argv[1:]
+    screenshots = None
+    if "--screenshots" in arguments:
+        index = arguments.index("--screenshots")
+        screenshots = arguments[index + 1]
+        del arguments[index:index + 2]
+    base, member, movie, *hostile = arguments
+    result = {"pages": []}
+    driver = browser(360, 800)
+    try:
+        for path in ["/", member, member + "?sort=rating", movie, "/changes?since=30d", "/status"] + hostile:
+            page = visit(driver, base + path)
+            if path == member:
+                page["rows"] = member_rows(driver)
+            if path == movie:
+                page["charts"] = movie_charts(driver)
+            result["pages"].append(page)
+        if screenshots:
+            driver.set_window_size(390, 1100)
+            for name, path in (("member", member), ("movie", movie)):
+                driver.get(base + path)
+                driver.save_screenshot(f"{screenshots}/{name}.png")
+    finally:
+        driver.quit()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
