@@ -9,6 +9,7 @@ import json
 import sys
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from pages import browser, visit
 
@@ -24,6 +25,8 @@ def main():
                 # A click on the label, as a thumb would: the label is the box's tap target.
                 driver.find_element(By.CSS_SELECTOR, f"label[for='{box.get_attribute('id')}']").click()
         driver.find_element(By.CSS_SELECTOR, "form.night button[type=submit]").click()
+        # The click starts a navigation and returns; wait for the answer's address before reading the page.
+        WebDriverWait(driver, 60).until(lambda d: "member=" in d.current_url)
         after = visit(driver, driver.current_url)
         picks = [item.get_attribute("textContent").strip() for item in driver.find_elements(By.CSS_SELECTOR, "ol.picks li")]
         ticked = [box.get_attribute("value") for box in driver.find_elements(By.NAME, "member") if box.is_selected()]
