@@ -81,6 +81,67 @@ import Testing
         #expect(try sqlite(store.path, "SELECT voteCount FROM movie WHERE id = \(id)") == "100")
     }
 
+    @Test func aRowRefusedInTheMiddleOfABatchIsRedoneAloneAndTheOthersKeepOneEntryEach() throws {
+        let id = try addUp()
+        let bob = try store.link(member: "Bob", title: "Amélie", now: t0)
+        _ = try store.resolve(movieId: bob.movieId, with: StoreIdentityTests.amelie, now: t0)
+        _ = try sqlite(
+            store.path,
+            """
+            CREATE TRIGGER refuse AFTER INSERT ON movieHistory WHEN new.voteCount = 666
+            BEGIN SELECT RAISE(ABORT, 'refused by test'); END;
+            """)
+        var amelie = StoreIdentityTests.amelie
+        amelie.voteCount = 101
+        let check = MovieCheck(checkedAt: t0 + 60, interval: 900, nextCheckAt: t0 + 960)
+        // The batch is tried whole first; the refusal rolls it back and it is redone a write at a time.
+        let refused = try store.apply(
+            [
+                .ratings(movieId: bob.movieId, amelie), .checked(movieId: bob.movieId, check),
+                .ratings(movieId: id, Self.up(popularity: 90, votes: 666)), .checked(movieId: id, check),
+            ], now: t0 + 60)
+        #expect(refused.map(\.write) == [.ratings(movieId: id, Self.up(popularity: 90, votes: 666))])
+        #expect(try entries() == "1:->100,1:->100,0:100>101")
+        #expect(try sqlite(store.path, "SELECT group_concat(voteCount) FROM movie ORDER BY id") == "100,101")
+        #expect(try sqlite(store.path, "SELECT count(*) FROM movieSchedule WHERE interval = 900") == "2")
+        #expect(try store.failingMovies().map(\.title) == ["Up"])
+    }
+
+    @Test func aFetchedChangeWritesTheFiguresAndWhateverElseTMDBNowSays() throws {
+        let id = try addUp()
+        func row() throws -> String {
+            try sqlite(
+                store.path,
+                """
+                SELECT title || '|' || titleKey || '|' || coalesce(year, '-') || '|' || coalesce(imdbId, '-') || '|'
+                    || popularity || '|' || voteCount || '|' || coalesce(fetchError, '-') || '|'
+                    || coalesce(notFoundAt, '-') FROM movie WHERE id = \(id)
+                """)
+        }
+        // Only the figures moved: they are written, nothing else changes.
+        try store.apply([.ratings(movieId: id, Self.up(popularity: 81, votes: 110))], now: t0 + 60)
+        #expect(try row() == "Up|up|2009|-|81.0|110|-|-")
+        // TMDB now gives an IMDb id: it is kept.
+        var withImdb = Self.up(popularity: 82, votes: 120)
+        withImdb.imdbId = "tt1049413"
+        try store.apply([.ratings(movieId: id, withImdb)], now: t0 + 120)
+        #expect(try row() == "Up|up|2009|tt1049413|82.0|120|-|-")
+        // A recorded failure goes with the next change.
+        try store.apply([.failure(movieId: id, message: "cannot reach TMDB", notFound: true)], now: t0 + 180)
+        try store.apply([.ratings(movieId: id, Self.up(popularity: 83, votes: 130))], now: t0 + 240)
+        #expect(try row() == "Up|up|2009|tt1049413|83.0|130|-|-")
+        #expect(try entries() == "1:->100,0:100>110,0:110>120,0:120>130")
+        // A movie added by its id is named by its first figures, and found by that name.
+        let byId = try store.link(member: "Bob", movie: .tmdb(194), now: t0)
+        var amelie = StoreIdentityTests.amelie
+        amelie.releaseDate = "2001-04-25"
+        try store.apply([.ratings(movieId: byId.movieId, amelie)], now: t0 + 300)
+        #expect(
+            try sqlite(
+                store.path, "SELECT title || '|' || titleKey || '|' || year FROM movie WHERE id = \(byId.movieId)")
+                == "Amélie|amelie|2001")
+    }
+
     @Test func resolvingToAnotherTMDBMovieStartsAgainWithABaseline() throws {
         let id = try addUp()
         let other = RemoteMovie(id: 777, title: "Up", popularity: 3, voteAverage: 5, voteCount: 9)

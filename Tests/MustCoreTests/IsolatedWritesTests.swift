@@ -1,7 +1,8 @@
 import Foundation
-import MustCore
 import TMDBStub
 import Testing
+
+@testable import MustCore
 
 /// A fetch's writes: one refused row never sinks its batch, pending writes commit on time, and a database held
 /// by another writer never stops the requests.
@@ -56,6 +57,26 @@ import Testing
         #expect(refused.first?.reason.contains("CHECK constraint failed") == true)
         #expect(try storedVoteCounts() == "11,-,33")
         #expect(try store.failingMovies().map(\.title) == ["Movie 2"])
+    }
+
+    @Test func aBatchHoldsWriteBatchSizeMoviesWithAllTheirWrites() async throws {
+        try link(5)
+        let ids = try store.moviesToRefresh().map(\.id)
+        let t0 = Date(timeIntervalSince1970: 1_795_000_000)
+        var buffer = WriteBuffer(writer: StoreWriter(store: store), batchSize: 2, interval: 3600)
+        for (index, id) in ids.enumerated() {
+            // A changed movie: its figures and its schedule, two writes that count as one movie.
+            buffer.append(.ratings(movieId: id, RemoteMovie(id: 100_000 + index, title: nil, voteCount: 7)))
+            buffer.append(.checked(movieId: id, MovieCheck(checkedAt: t0, interval: 900, nextCheckAt: t0 + 900)))
+            buffer.endMovie(now: t0)
+        }
+        _ = await buffer.writer.drain()
+        // Two full batches of two movies went; the fifth movie waits for the next flush, both its writes together.
+        #expect(try storedVoteCounts() == "7,7,7,7,-")
+        #expect(try sqlite(store.path, "SELECT count(*) FROM movieSchedule WHERE interval = 900") == "4")
+        buffer.flush(now: t0)
+        _ = await buffer.writer.drain()
+        #expect(try storedVoteCounts() == "7,7,7,7,7")
     }
 
     @Test func aChangeSQLiteRefusedIsCountedAsAFailureNotAChange() async throws {

@@ -162,7 +162,10 @@ import Testing
 
     @Test func killDashNineMidFetchLosesNothingCommitted() async throws {
         try await mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
-        stub.latency = 0.05
+        // At 0.2 s an answer, four at a time, the run takes 10 s: time for the poll below to see 30 movies written
+        // however slowly a loaded machine starts its sqlite3 processes (at 0.05 s it once finished between two
+        // polls in a full run).
+        stub.latency = 0.2
         let fetch = try mustc.start(["fetch", "--force"])
         let deadline = Date().addingTimeInterval(20)
         var resolved = 0
@@ -172,6 +175,7 @@ import Testing
         }
         kill(fetch.process.processIdentifier, SIGKILL)
         _ = await fetch.wait()
+        stub.latency = 0
         #expect(try sqlite(mustc.databasePath, "PRAGMA integrity_check") == "ok")
         let afterKill = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL"))
         #expect((afterKill ?? 0) >= resolved)

@@ -35,10 +35,12 @@ import Testing
         [mustc.databasePath, mustc.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
     }
 
-    /// Runs pages.py with a deadline and returns its JSON.
-    static func browse(_ base: String, _ paths: [String], screenshots: String? = nil) async throws -> [String: Any] {
+    /// Runs a script of Tests/browser (pages.py unless named) with a deadline and returns its JSON.
+    static func browse(_ base: String, _ paths: [String], screenshots: String? = nil, script name: String = "pages.py")
+        async throws -> [String: Any]
+    {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "browser/pages.py").path
+            .appending(path: "browser/\(name)").path
         let python = ProcessInfo.processInfo.environment["MUSTC_TEST_PYTHON"] ?? "python3"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -24,7 +24,9 @@ public struct Config: Sendable, Equatable {
     public struct Fetch: Sendable, Equatable {
         public var maxConcurrentOperations = 4
         public var runBudget: TimeInterval = 30 * 60
-        public var writeBatchSize = 50
+        /// Movies per transaction. Writes leave the HTTP thread, so a longer one stalls no request; 200 a commit
+        /// wrote 3 µs less per movie than 50 (perf, none changed, issue 21) and holds the write lock about 2 ms.
+        public var writeBatchSize = 200
         /// A command (argv, no shell) run after a newData run with that run's changes as JSON on its stdin.
         public var onNewData: [String]?
         public var onNewDataTimeout: TimeInterval = 30

@@ -25,17 +25,10 @@ enum RatingHistory {
     /// The fetch run in progress, if any: only one runs at a time (the fetch lock), and it records its row before
     /// its first write. One step down the primary key.
     static func runInProgress(_ db: Database) throws -> Int64? {
-        let row = try Row.fetchOne(db, sql: "SELECT id, endedAt IS NULL FROM fetchRun ORDER BY id DESC LIMIT 1")
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, endedAt IS NULL FROM fetchRun ORDER BY id DESC LIMIT 1"))
         guard let row, row[1] as Bool? == true else { return nil }
         return row[0]
-    }
-
-    /// The movie's stored figures; nil when the movie is gone.
-    static func figures(_ db: Database, movieId: Int64) throws -> Figures? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT popularity, voteAverage, voteCount FROM movie WHERE id = ?"),
-            arguments: [movieId]
-        ).map { Figures(popularity: $0[0], voteAverage: $0[1], voteCount: $0[2]) }
     }
 
     /// Before `from` (holding a TMDB id) is merged into `into` (taking that id): the history and figures of that

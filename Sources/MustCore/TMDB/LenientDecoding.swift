@@ -4,9 +4,14 @@ import Foundation
 /// as a string (`"popularity": "93.4917224393659"`). Anything else fails with the field and what was there.
 extension KeyedDecodingContainer {
     /// A finite number sent as a number or as a numeric string; nil when absent or null.
+    /// A number, by far the most common, is read in one lookup: asking `contains`, then `decodeNil`, then
+    /// `decode` first cost a fetch 2 µs of CPU per movie (issue 21).
     func decodeFigure(_ key: Key) throws -> Double? {
-        guard contains(key), !(try decodeNil(forKey: key)) else { return nil }
-        if let number = try? decode(Double.self, forKey: key), number.isFinite { return number }
+        if let number = try? decodeIfPresent(Double.self, forKey: key) {
+            if number.isFinite { return number }
+        } else if try !contains(key) || decodeNil(forKey: key) {
+            return nil
+        }
         if let text = try? decode(String.self, forKey: key),
             let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite
         {
@@ -17,8 +22,8 @@ extension KeyedDecodingContainer {
 
     /// A whole number sent as an integer, as a number with no fraction (7.0), or as a string of one.
     func decodeCount(_ key: Key) throws -> Int? {
+        if let count = try? decodeIfPresent(Int.self, forKey: key) { return count }
         guard contains(key), !(try decodeNil(forKey: key)) else { return nil }
-        if let count = try? decode(Int.self, forKey: key) { return count }
         if let number = try? decodeFigure(key), number.rounded() == number, let count = Int(exactly: number) {
             return count
         }

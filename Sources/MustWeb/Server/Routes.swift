@@ -31,6 +31,11 @@ enum Routes {
             try await pages.changes(since: request.uri.queryParameters["since"].map(String.init))
         }
         router.get("/status") { _, _ in try await pages.status() }
+        router.get("/night") { request, _ in
+            let query = request.uri.queryParameters
+            return try await pages.night(
+                members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include")
+        }
 
         router.get("/api/ratings") { request, _ in
             try await pages.ratingsJSON(member: request.uri.queryParameters["member"].map(String.init))

@@ -1,4 +1,32 @@
 extension Templates {
+    static let night = """
+        {{<layout}}{{$main}}
+        <h1>Movie night</h1>
+        {{^empty(members)}}
+        <form method="get" action="/night" class="night">
+        <fieldset>
+        <legend>Who is watching?</legend>
+        {{#members}}
+        <label for="{{id}}"><input type="checkbox" id="{{id}}" name="member" value="{{name}}"{{#checked}} checked{{/checked}}> {{name}}</label>
+        {{/members}}
+        </fieldset>
+        <label for="include-watched"><input type="checkbox" id="include-watched" name="watched" value="include"{{#includeWatched}} checked{{/includeWatched}}> Include movies someone has watched</label>
+        <p><button type="submit">Pick</button></p>
+        </form>
+        {{/empty(members)}}
+        {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
+        {{#heading}}<h2>{{heading}}</h2>{{/heading}}
+        {{^empty(picks)}}
+        <ol class="picks">
+        {{#picks}}
+        <li>{{#href}}<a href="{{href}}">{{shown}}</a>{{/href}}{{^href}}{{shown}}{{/href}}<br><span class="why">{{why}}</span></li>
+        {{/picks}}
+        </ol>
+        {{/empty(picks)}}
+        {{#note}}<p>{{note}}</p>{{/note}}
+        {{/main}}{{/layout}}
+        """
+
     static let home = """
         {{<layout}}{{$main}}
         <h1>The family</h1>

@@ -36,6 +36,11 @@ enum Stylesheet {
         dl.figures dt { color: var(--muted); }
         dl.figures dd { margin: 0; }
         input, button { font: inherit; }
+        form.night fieldset { border: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
+        form.night label { display: inline-flex; align-items: center; gap: .35rem; min-height: 2.75rem; }
+        form.night button { min-height: 2.75rem; padding: 0 1.25rem; }
+        ol.picks li { margin: .5rem 0; }
+        .why { color: var(--muted); font-size: .875rem; }
         @media (max-width: 40rem) {
           table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
           table.cards tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem; padding: .5rem 0;

@@ -6,6 +6,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "nav": nav, "changeRows": changeRows,
         "home": home, "member": member, "movie": movie, "changes": changes, "status": status, "error": error,
+        "night": night,
     ]
 
     static let layout = """
@@ -30,7 +31,7 @@ enum Templates {
         """
 
     static let nav = """
-        <header><nav aria-label="Pages"><a href="/">Family</a> <a href="/changes">Changes</a> <a href="/status">Status</a></nav></header>
+        <header><nav aria-label="Pages"><a href="/">Family</a> <a href="/night">Movie night</a> <a href="/changes">Changes</a> <a href="/status">Status</a></nav></header>
 
         """
 
