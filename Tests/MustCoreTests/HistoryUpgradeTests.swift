@@ -12,18 +12,7 @@ import Testing
 
     /// 0001–0003, the rows of the release before identities, then 0004 and every later migration but 0005.
     static func writeDatabaseBeforeHistory(at path: String) throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: UpgradeTests.migrations.path)
-            .filter { $0.hasSuffix(".sql") && !$0.hasPrefix("0005") }.sorted()
-        func migration(_ file: String) throws -> String {
-            try String(contentsOf: UpgradeTests.migrations.appending(path: file), encoding: .utf8) + "\n"
-                + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
-        }
-        var script = "PRAGMA foreign_keys = ON; BEGIN;\n"
-        script += "CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);\n"
-        for file in files where file < "0004" { script += try migration(file) }
-        script += UpgradeTests.oldRows + "\n"
-        for file in files where file >= "0004" { script += try migration(file) }
-        _ = try sqlite(path, script + "COMMIT;")
+        try UpgradeTests.writeDatabase(at: path, keeping: { !$0.hasPrefix("0005") })
     }
 
     @Test func theHistoryStartsWithABaselineForEveryMovieWithFigures() throws {

@@ -10,18 +10,7 @@ import Testing
     var path: String { scratch.file("old.sqlite") }
 
     static func writeDatabaseBeforeURIs(at path: String) throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: UpgradeTests.migrations.path)
-            .filter { $0.hasSuffix(".sql") && $0 < "0008" }.sorted()
-        func migration(_ file: String) throws -> String {
-            try String(contentsOf: UpgradeTests.migrations.appending(path: file), encoding: .utf8) + "\n"
-                + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
-        }
-        var script = "PRAGMA foreign_keys = ON; BEGIN;\n"
-        script += "CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);\n"
-        for file in files where file < "0004" { script += try migration(file) }
-        script += UpgradeTests.oldRows + "\n"
-        for file in files where file >= "0004" { script += try migration(file) }
-        _ = try sqlite(path, script + "COMMIT;")
+        try UpgradeTests.writeDatabase(at: path, keeping: { $0 < "0008" })
     }
 
     @Test func everyMemberMovieLinkAndRatingSurvivesAndURIsNameFilms() throws {

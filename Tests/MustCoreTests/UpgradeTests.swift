@@ -101,3 +101,27 @@ import Testing
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
     }
 }
+
+extension UpgradeTests {
+    /// A database as a later release left it, written by the sqlite3 CLI, not mustc: 0001–0003, the rows of the
+    /// release before identities (`oldRows`), then every later migration `keep` admits, each recorded as applied,
+    /// then `extra`. Returns the migrations applied, for the caller to check which schema it made.
+    @discardableResult
+    static func writeDatabase(at path: String, keeping keep: (String) -> Bool, then extra: String = "") throws
+        -> [String]
+    {
+        let files = try FileManager.default.contentsOfDirectory(atPath: migrations.path)
+            .filter { $0.hasSuffix(".sql") && keep($0) }.sorted()
+        func migration(_ file: String) throws -> String {
+            try String(contentsOf: migrations.appending(path: file), encoding: .utf8) + "\n"
+                + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
+        }
+        var script = "PRAGMA foreign_keys = ON; BEGIN;\n"
+        script += "CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);\n"
+        for file in files where file < "0004" { script += try migration(file) }
+        script += oldRows + "\n"
+        for file in files where file >= "0004" { script += try migration(file) }
+        _ = try sqlite(path, script + extra + "COMMIT;")
+        return files
+    }
+}

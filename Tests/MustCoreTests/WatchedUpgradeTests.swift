@@ -11,20 +11,10 @@ import Testing
     var path: String { scratch.file("old.sqlite") }
 
     func writeDatabaseBefore0008() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: UpgradeTests.migrations.path)
-            .filter { $0.hasSuffix(".sql") && $0 < "0008" }.sorted()
+        let files = try UpgradeTests.writeDatabase(
+            at: path, keeping: { $0 < "0008" },
+            then: "INSERT INTO setting VALUES ('titleKeyFold', '\(TitleKey.version)');\n")
         #expect(files.last == "0007_failing_index.sql")
-        func migration(_ file: String) throws -> String {
-            try String(contentsOf: UpgradeTests.migrations.appending(path: file), encoding: .utf8) + "\n"
-                + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
-        }
-        var script = "PRAGMA foreign_keys = ON; BEGIN;\n"
-        script += "CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);\n"
-        for file in files where file < "0004" { script += try migration(file) }
-        script += UpgradeTests.oldRows + "\n"
-        for file in files where file >= "0004" { script += try migration(file) }
-        script += "INSERT INTO setting VALUES ('titleKeyFold', '\(TitleKey.version)');\n"
-        _ = try sqlite(path, script + "COMMIT;")
         #expect(try sqlite(path, "SELECT count(*) FROM memberMovie") == "5")
     }
 

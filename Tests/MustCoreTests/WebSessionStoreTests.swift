@@ -48,19 +48,8 @@ import Testing
     /// sqlite3 CLI, with the rows mustc wrote then) gains the sessions table, and keeps every member, movie, link
     /// and rating.
     @Test func aDatabaseFromBeforeSessionsKeepsEveryRow() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: UpgradeTests.migrations.path)
-            .filter { $0.hasSuffix(".sql") && $0 < "0009" }.sorted()
+        let files = try UpgradeTests.writeDatabase(at: path, keeping: { $0 < "0009" })
         #expect(files.last == "0008_watched.sql")
-        func migration(_ file: String) throws -> String {
-            try String(contentsOf: UpgradeTests.migrations.appending(path: file), encoding: .utf8) + "\n"
-                + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
-        }
-        var script = "PRAGMA foreign_keys = ON; BEGIN;\n"
-        script += "CREATE TABLE schemaMigration (identifier TEXT PRIMARY KEY NOT NULL, appliedAt TEXT NOT NULL);\n"
-        for file in files where file < "0004" { script += try migration(file) }
-        script += UpgradeTests.oldRows + "\n"
-        for file in files where file >= "0004" { script += try migration(file) }
-        _ = try sqlite(path, script + "COMMIT;")
 
         let store = try Store(path: path, logger: quietLogger)
         #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier = '0009_web_sessions'") == "1")
