@@ -34,61 +34,64 @@ import Testing
         }
     }
 
-    @Test func thePageGivesThePicksOfTheCommandAndRefusesUnknownMembers() async throws {
+    /// The family served by `mustc serve`, with the stub and the server stopped however `body` ends.
+    static func serving(_ body: (MustcBinary, ServeProcess) async throws -> Void) async throws {
         let stub = TMDBStubServer(movies: StubMovie.classics + [Self.hostile])
         try stub.start()
         defer { stub.stop() }
         let mustc = try await Self.family(stub)
         let server = try await ServeProcess.start(mustc)
         defer { server.ensureStopped() }
+        try await body(mustc, server)
+    }
 
-        let expected = try await Self.commandPicks(mustc, ["Ann", "Bob"])
-        #expect(expected.first == "Up (2009)" && !expected.contains("Amélie (2001)"), "\(expected)")
-        let page = try await HTTP.get(server.url + "night?member=Ann&member=bob")
-        #expect(page.status == 200)
-        let items = page.body.components(separatedBy: "<li>").dropFirst().map { item in
-            item.components(separatedBy: "<br>").first ?? ""
+    @Test func thePageGivesThePicksOfTheCommandAndRefusesUnknownMembers() async throws {
+        try await Self.serving { mustc, server in
+
+            let expected = try await Self.commandPicks(mustc, ["Ann", "Bob"])
+            #expect(expected.first == "Up (2009)" && !expected.contains("Amélie (2001)"), "\(expected)")
+            let page = try await HTTP.get(server.url + "night?member=Ann&member=bob")
+            #expect(page.status == 200)
+            let items = page.body.components(separatedBy: "<li>").dropFirst().map { item in
+                item.components(separatedBy: "<br>").first ?? ""
+            }
+            let shown = items.map { $0.replacingOccurrences(of: #"<[^>]+>"#, with: "", options: .regularExpression) }
+            #expect(
+                shown.map { $0.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">") }
+                    == expected)
+            #expect(page.body.contains("&lt;img src=x onerror=alert(3)&gt;") && !page.body.contains("<img src=x"))
+            #expect(page.body.contains("Ann and Bob keep it"))
+
+            let unknown = try await HTTP.get(server.url + "night?member=Ann&member=Nobody")
+            #expect(unknown.status == 400 && unknown.body.contains("There is no member &quot;Nobody&quot;"))
+            let empty = try await HTTP.get(server.url + "night")
+            #expect(empty.status == 200 && empty.body.contains("Tick who is watching"))
+            #expect(!empty.body.contains("<ol class=\"picks\">"))
         }
-        let shown = items.map { $0.replacingOccurrences(of: #"<[^>]+>"#, with: "", options: .regularExpression) }
-        #expect(
-            shown.map { $0.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">") }
-                == expected)
-        #expect(page.body.contains("&lt;img src=x onerror=alert(3)&gt;") && !page.body.contains("<img src=x"))
-        #expect(page.body.contains("Ann and Bob keep it"))
-
-        let unknown = try await HTTP.get(server.url + "night?member=Ann&member=Nobody")
-        #expect(unknown.status == 400 && unknown.body.contains("There is no member &quot;Nobody&quot;"))
-        let empty = try await HTTP.get(server.url + "night")
-        #expect(empty.status == 200 && empty.body.contains("Tick who is watching"))
-        #expect(!empty.body.contains("<ol class=\"picks\">"))
     }
 
     @Test func aPhoneTicksTheMembersAndGetsThePicks() async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics + [Self.hostile])
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = try await Self.family(stub)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        let before = ServeBrowserTests.files(mustc)
+        try await Self.serving { mustc, server in
+            let before = ServeBrowserTests.files(mustc)
 
-        let result = try await ServeBrowserTests.browse(
-            String(server.url.dropLast()), ["Ann", "Bob"], script: "night.py")
-        #expect(result["offered"] as? [String] == ["Ann", "Bob"])
-        #expect(result["ticked"] as? [String] == ["Ann", "Bob"])
-        let expected = try await Self.commandPicks(mustc, ["Ann", "Bob"])
-        let picks = try #require(result["picks"] as? [String])
-        #expect(picks.count == expected.count)
-        for (pick, title) in zip(picks, expected) { #expect(pick.hasPrefix(title), "\(pick) is not \(title)") }
-        for key in ["before", "after"] {
-            let page = try #require(result[key] as? [String: Any])
-            #expect(page["dialog"] as? Bool == false)
-            #expect(page["images"] as? Int == 0 && page["scripts"] as? Int == 0)
-            #expect((page["consoleErrors"] as? [String])?.isEmpty == true, "\(page)")
-            #expect(
-                (page["scrollWidth"] as? Int ?? .max) <= (page["clientWidth"] as? Int ?? 0),
-                "\(key) scrolls sideways at 360 px")
+            let result = try await ServeBrowserTests.browse(
+                String(server.url.dropLast()), ["Ann", "Bob"], script: "night.py")
+            #expect(result["offered"] as? [String] == ["Ann", "Bob"])
+            #expect(result["ticked"] as? [String] == ["Ann", "Bob"])
+            let expected = try await Self.commandPicks(mustc, ["Ann", "Bob"])
+            let picks = try #require(result["picks"] as? [String])
+            #expect(picks.count == expected.count)
+            for (pick, title) in zip(picks, expected) { #expect(pick.hasPrefix(title), "\(pick) is not \(title)") }
+            for key in ["before", "after"] {
+                let page = try #require(result[key] as? [String: Any])
+                #expect(page["dialog"] as? Bool == false)
+                #expect(page["images"] as? Int == 0 && page["scripts"] as? Int == 0)
+                #expect((page["consoleErrors"] as? [String])?.isEmpty == true, "\(page)")
+                #expect(
+                    (page["scrollWidth"] as? Int ?? .max) <= (page["clientWidth"] as? Int ?? 0),
+                    "\(key) scrolls sideways at 360 px")
+            }
+            #expect(ServeBrowserTests.files(mustc) == before, "the page wrote to the database")
         }
-        #expect(ServeBrowserTests.files(mustc) == before, "the page wrote to the database")
     }
 }
