@@ -55,6 +55,15 @@ import Testing
         }
     }
 
+    @Test func languageIsEnglishUnlessSet() throws {
+        #expect(try ConfigLoader(environment: [:]).load(explicitPath: write("{}")).tmdb.language == "en-US")
+        for language in ["fr-FR", "de", "pt-BR"] {
+            let config = try ConfigLoader(environment: [:]).load(
+                explicitPath: write(#"{"tmdb": {"language": "\#(language)"}}"#))
+            #expect(config.tmdb.language == language)
+        }
+    }
+
     @Test func transportCanFallBackToURLSession() throws {
         let config = try ConfigLoader(environment: [:]).load(
             explicitPath: write(#"{"tmdb": {"transport": "urlsession"}}"#))
@@ -106,6 +115,8 @@ import Testing
                 .invalidValue(source: "", key: "schedule.minimumInterval", expected: "")
             ),
             (#"{"tmdb": {"transport": "wget"}}"#, .invalidValue(source: "", key: "tmdb.transport", expected: "")),
+            (#"{"tmdb": {"language": "French"}}"#, .invalidValue(source: "", key: "tmdb.language", expected: "")),
+            (#"{"tmdb": {"language": "fr-fr"}}"#, .invalidValue(source: "", key: "tmdb.language", expected: "")),
         ]
         for (text, expected) in cases {
             let path = write(text)

@@ -13,21 +13,7 @@ struct ConfigFileReader {
         let section = Section(path: path, prefix: "", values: top)
         try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve"])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
-        if let tmdb = try section.object("tmdb") {
-            try tmdb.checkKeys([
-                "apiKey", "accessToken", "baseURL", "language", "requestTimeout", "maxRequestsPerSecond", "maxRetries",
-                "transport",
-            ])
-            config.tmdb.apiKey = try tmdb.string("apiKey") ?? config.tmdb.apiKey
-            config.tmdb.accessToken = try tmdb.string("accessToken") ?? config.tmdb.accessToken
-            config.tmdb.baseURL = try tmdb.url("baseURL") ?? config.tmdb.baseURL
-            config.tmdb.language = try tmdb.language("language") ?? config.tmdb.language
-            config.tmdb.requestTimeout = try tmdb.duration("requestTimeout") ?? config.tmdb.requestTimeout
-            config.tmdb.maxRequestsPerSecond =
-                try tmdb.positive("maxRequestsPerSecond") ?? config.tmdb.maxRequestsPerSecond
-            config.tmdb.maxRetries = try tmdb.integer("maxRetries", minimum: 0) ?? config.tmdb.maxRetries
-            config.tmdb.transport = try tmdb.choice("transport", of: HTTPTransportKind.self) ?? config.tmdb.transport
-        }
+        if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {
             try fetch.checkKeys([
                 "maxConcurrentOperations", "runBudget", "writeBatchSize", "onNewData", "onNewDataTimeout",
@@ -52,26 +38,44 @@ struct ConfigFileReader {
                 config.serve.listen = address
             }
         }
-        if let schedule = try section.object("schedule") {
-            try schedule.checkKeys([
-                "minimumInterval", "maximumInterval", "backoffFactor", "failureRetryInterval", "notFoundRetryInterval",
-            ])
-            config.schedule.minimumInterval =
-                try schedule.duration("minimumInterval") ?? config.schedule.minimumInterval
-            config.schedule.maximumInterval =
-                try schedule.duration("maximumInterval") ?? config.schedule.maximumInterval
-            config.schedule.backoffFactor = try schedule.positive("backoffFactor") ?? config.schedule.backoffFactor
-            config.schedule.failureRetryInterval =
-                try schedule.duration("failureRetryInterval") ?? config.schedule.failureRetryInterval
-            config.schedule.notFoundRetryInterval =
-                try schedule.duration("notFoundRetryInterval") ?? config.schedule.notFoundRetryInterval
-            if config.schedule.maximumInterval < config.schedule.minimumInterval {
-                throw .invalidValue(
-                    source: path, key: "schedule.maximumInterval", expected: "at least schedule.minimumInterval")
-            }
-            if config.schedule.backoffFactor < 1 {
-                throw .invalidValue(source: path, key: "schedule.backoffFactor", expected: "a number of at least 1")
-            }
+        if let schedule = try section.object("schedule") { try apply(schedule: schedule, to: &config) }
+    }
+
+    private func apply(tmdb: Section, to config: inout Config) throws(ConfigError) {
+        try tmdb.checkKeys([
+            "apiKey", "accessToken", "baseURL", "language", "requestTimeout", "maxRequestsPerSecond", "maxRetries",
+            "transport",
+        ])
+        config.tmdb.apiKey = try tmdb.string("apiKey") ?? config.tmdb.apiKey
+        config.tmdb.accessToken = try tmdb.string("accessToken") ?? config.tmdb.accessToken
+        config.tmdb.baseURL = try tmdb.url("baseURL") ?? config.tmdb.baseURL
+        config.tmdb.language = try tmdb.language("language") ?? config.tmdb.language
+        config.tmdb.requestTimeout = try tmdb.duration("requestTimeout") ?? config.tmdb.requestTimeout
+        config.tmdb.maxRequestsPerSecond =
+            try tmdb.positive("maxRequestsPerSecond") ?? config.tmdb.maxRequestsPerSecond
+        config.tmdb.maxRetries = try tmdb.integer("maxRetries", minimum: 0) ?? config.tmdb.maxRetries
+        config.tmdb.transport = try tmdb.choice("transport", of: HTTPTransportKind.self) ?? config.tmdb.transport
+    }
+
+    private func apply(schedule: Section, to config: inout Config) throws(ConfigError) {
+        try schedule.checkKeys([
+            "minimumInterval", "maximumInterval", "backoffFactor", "failureRetryInterval", "notFoundRetryInterval",
+        ])
+        config.schedule.minimumInterval =
+            try schedule.duration("minimumInterval") ?? config.schedule.minimumInterval
+        config.schedule.maximumInterval =
+            try schedule.duration("maximumInterval") ?? config.schedule.maximumInterval
+        config.schedule.backoffFactor = try schedule.positive("backoffFactor") ?? config.schedule.backoffFactor
+        config.schedule.failureRetryInterval =
+            try schedule.duration("failureRetryInterval") ?? config.schedule.failureRetryInterval
+        config.schedule.notFoundRetryInterval =
+            try schedule.duration("notFoundRetryInterval") ?? config.schedule.notFoundRetryInterval
+        if config.schedule.maximumInterval < config.schedule.minimumInterval {
+            throw .invalidValue(
+                source: path, key: "schedule.maximumInterval", expected: "at least schedule.minimumInterval")
+        }
+        if config.schedule.backoffFactor < 1 {
+            throw .invalidValue(source: path, key: "schedule.backoffFactor", expected: "a number of at least 1")
         }
     }
 
