@@ -15,73 +15,77 @@ import Testing
         return mustc
     }
 
-    @Test func theAPIAnswersExactlyWhatTheCommandsPrint() async throws {
+    /// The family served by `mustc serve`, with the stub and the server stopped however `body` ends.
+    static func serving(_ body: (TMDBStubServer, MustcBinary, ServeProcess) async throws -> Void) async throws {
         let stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()
         defer { stub.stop() }
         let mustc = try await Self.family(stub)
         let server = try await ServeProcess.start(mustc)
         defer { server.ensureStopped() }
+        try await body(stub, mustc, server)
+    }
 
-        let ratings = try await HTTP.get(server.url + "api/ratings")
-        #expect(ratings.status == 200)
-        #expect(ratings.header("Content-Type") == "application/json; charset=utf-8")
-        let command = try await mustc("ratings", "--format", "json")
-        #expect(
-            ServeBrowserTests.withoutTrendStart(ratings.body)
-                == ServeBrowserTests.withoutTrendStart(command.stdout))
-        #expect(ratings.body.contains("\"voteAverage\" : 8.3"))
+    @Test func theAPIAnswersExactlyWhatTheCommandsPrint() async throws {
+        try await Self.serving { stub, mustc, server in
 
-        // A date rather than a duration, so that both answers name the same window.
-        let changes = try await HTTP.get(server.url + "api/changes?since=2020-01-01")
-        #expect(changes.status == 200)
-        #expect(changes.body == (try await mustc("changes", "--since", "2020-01-01", "--format", "json")).stdout)
-        #expect(changes.body.contains("\"changes\" : 1"))
+            let ratings = try await HTTP.get(server.url + "api/ratings")
+            #expect(ratings.status == 200)
+            #expect(ratings.header("Content-Type") == "application/json; charset=utf-8")
+            let command = try await mustc("ratings", "--format", "json")
+            #expect(
+                ServeBrowserTests.withoutTrendStart(ratings.body)
+                    == ServeBrowserTests.withoutTrendStart(command.stdout))
+            #expect(ratings.body.contains("\"voteAverage\" : 8.3"))
 
-        let status = try await HTTP.get(server.url + "api/status")
-        #expect(status.status == 200)
-        #expect(status.body == (try await mustc("status", "--json")).stdout)
-        #expect(!(ratings.body + changes.body + status.body).contains(stub.apiKey))
+            // A date rather than a duration, so that both answers name the same window.
+            let changes = try await HTTP.get(server.url + "api/changes?since=2020-01-01")
+            #expect(changes.status == 200)
+            #expect(changes.body == (try await mustc("changes", "--since", "2020-01-01", "--format", "json")).stdout)
+            #expect(changes.body.contains("\"changes\" : 1"))
+
+            let status = try await HTTP.get(server.url + "api/status")
+            #expect(status.status == 200)
+            #expect(status.body == (try await mustc("status", "--json")).stdout)
+            #expect(!(ratings.body + changes.body + status.body).contains(stub.apiKey))
+        }
     }
 
     @Test func pagesCarryTheSecurityHeadersAndEscapeNames() async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics)
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = try await Self.family(stub)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
+        try await Self.serving { stub, mustc, server in
 
-        let home = try await HTTP.get(server.url)
-        #expect(home.status == 200)
-        let policy = try #require(home.header("Content-Security-Policy"))
-        #expect(policy.contains("frame-ancestors 'none'"))
-        #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
-        #expect(home.header("X-Content-Type-Options") == "nosniff")
-        #expect(home.header("Referrer-Policy") == "same-origin")
-        #expect(home.body.contains("<html lang=\"en\">"))
-        // The name goes into the link percent-encoded, and into the text escaped.
-        #expect(home.body.contains("href=\"/members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E\""))
-        #expect(home.body.contains("Zoë &amp; &lt;b&gt;Co&lt;/b&gt;"))
-        #expect(!home.body.contains("<b>"))
-        #expect(home.body.contains("Up (2009)"), "Up changed this week")
+            let home = try await HTTP.get(server.url)
+            #expect(home.status == 200)
+            let policy = try #require(home.header("Content-Security-Policy"))
+            #expect(policy.contains("frame-ancestors 'none'"))
+            #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
+            #expect(home.header("X-Content-Type-Options") == "nosniff")
+            #expect(home.header("Referrer-Policy") == "same-origin")
+            #expect(home.body.contains("<html lang=\"en\">"))
+            // The name goes into the link percent-encoded, and into the text escaped.
+            #expect(home.body.contains("href=\"/members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E\""))
+            #expect(home.body.contains("Zoë &amp; &lt;b&gt;Co&lt;/b&gt;"))
+            #expect(!home.body.contains("<b>"))
+            #expect(home.body.contains("Up (2009)"), "Up changed this week")
 
-        let member = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
-        #expect(member.status == 200)
-        #expect(member.body.contains("<h1>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</h1>"))
-        #expect(member.header("Content-Security-Policy") == policy)
+            let member = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
+            #expect(member.status == 200)
+            #expect(member.body.contains("<h1>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</h1>"))
+            #expect(member.header("Content-Security-Policy") == policy)
 
-        let tmdbLinks = try await HTTP.get(server.url + "movies/14160")
-        #expect(tmdbLinks.status == 200)
-        #expect(tmdbLinks.body.contains("href=\"https://www.themoviedb.org/movie/14160\" rel=\"noreferrer noopener\""))
-        #expect(tmdbLinks.body.contains("<svg"))
+            let tmdbLinks = try await HTTP.get(server.url + "movies/14160")
+            #expect(tmdbLinks.status == 200)
+            #expect(
+                tmdbLinks.body.contains("href=\"https://www.themoviedb.org/movie/14160\" rel=\"noreferrer noopener\""))
+            #expect(tmdbLinks.body.contains("<svg"))
 
-        // A movie without a TMDB id has a page under /movies/local/, linked from its member's list.
-        let bob = try await HTTP.get(server.url + "members/Bob")
-        let local = try #require(bob.body.firstMatch(of: #/href="(/movies/local/\d+)"/#)?.output.1)
-        let unlinked = try await HTTP.get(server.url + String(local.dropFirst()))
-        #expect(unlinked.status == 200)
-        #expect(unlinked.body.contains("<h1>Not On TMDB</h1>"))
+            // A movie without a TMDB id has a page under /movies/local/, linked from its member's list.
+            let bob = try await HTTP.get(server.url + "members/Bob")
+            let local = try #require(bob.body.firstMatch(of: #/href="(/movies/local/\d+)"/#)?.output.1)
+            let unlinked = try await HTTP.get(server.url + String(local.dropFirst()))
+            #expect(unlinked.status == 200)
+            #expect(unlinked.body.contains("<h1>Not On TMDB</h1>"))
+        }
     }
 
     @Test(arguments: [
@@ -131,41 +135,37 @@ import Testing
 
     /// Answers are kept while the database and the minute are unchanged (`PageCache`); none of that may show.
     @Test func aKeptPageIsTheSamePageAndAWriteShowsOnTheNextLoad() async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics)
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = try await Self.family(stub)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        var first = try await HTTP.get(server.url + "members/Ann")
-        var second = try await HTTP.get(server.url + "members/Ann")
-        // The tag holds the minute: if it turned between the two loads, a third load is under the second's tag.
-        if first.header("ETag") != second.header("ETag") {
-            (first, second) = (second, try await HTTP.get(server.url + "members/Ann"))
-        }
-        #expect(first.header("ETag") == second.header("ETag"))
-        #expect(second.status == 200 && second.body == first.body)
-        #expect(second.body.contains("Amélie") && !second.body.contains("Spirited Away"))
+        try await Self.serving { stub, mustc, server in
+            var first = try await HTTP.get(server.url + "members/Ann")
+            var second = try await HTTP.get(server.url + "members/Ann")
+            // The tag holds the minute: if it turned between the two loads, a third load is under the second's tag.
+            if first.header("ETag") != second.header("ETag") {
+                (first, second) = (second, try await HTTP.get(server.url + "members/Ann"))
+            }
+            #expect(first.header("ETag") == second.header("ETag"))
+            #expect(second.status == 200 && second.body == first.body)
+            #expect(second.body.contains("Amélie") && !second.body.contains("Spirited Away"))
 
-        // Names stay escaped in a page sent again.
-        for _ in 0..<2 {
-            let zoe = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
-            #expect(zoe.body.contains("<h1>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</h1>") && !zoe.body.contains("<b>"))
-        }
+            // Names stay escaped in a page sent again.
+            for _ in 0..<2 {
+                let zoe = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
+                #expect(zoe.body.contains("<h1>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</h1>") && !zoe.body.contains("<b>"))
+            }
 
-        // A write shows on the very next load, without If-None-Match: the kept page's validator no longer holds.
-        #expect(try await mustc("add", "Ann", "Spirited Away").status == 0)
-        let after = try await HTTP.get(server.url + "members/Ann")
-        #expect(after.status == 200 && after.body.contains("Spirited Away"))
-        #expect(after.header("ETag") != second.header("ETag"))
-        let signedIn = try await HTTP.get(server.url + "members/Ann", headers: ["Cookie": "session=ann"])
-        #expect(signedIn.status == 200 && signedIn.body.contains("Spirited Away"))
+            // A write shows on the very next load, without If-None-Match: the kept page's validator no longer holds.
+            #expect(try await mustc("add", "Ann", "Spirited Away").status == 0)
+            let after = try await HTTP.get(server.url + "members/Ann")
+            #expect(after.status == 200 && after.body.contains("Spirited Away"))
+            #expect(after.header("ETag") != second.header("ETag"))
+            let signedIn = try await HTTP.get(server.url + "members/Ann", headers: ["Cookie": "session=ann"])
+            #expect(signedIn.status == 200 && signedIn.body.contains("Spirited Away"))
 
-        // Two answers that differ only in their query are two answers, in either order.
-        for member in ["Ann", "Bob", "Ann"] {
-            let ratings = try await HTTP.get(server.url + "api/ratings?member=\(member)")
-            #expect(ratings.body.contains("\"Amélie\"") == (member == "Ann"), "\(member): \(ratings.body)")
-            #expect(ratings.body.contains("\"Not On TMDB\"") == (member == "Bob"), "\(member): \(ratings.body)")
+            // Two answers that differ only in their query are two answers, in either order.
+            for member in ["Ann", "Bob", "Ann"] {
+                let ratings = try await HTTP.get(server.url + "api/ratings?member=\(member)")
+                #expect(ratings.body.contains("\"Amélie\"") == (member == "Ann"), "\(member): \(ratings.body)")
+                #expect(ratings.body.contains("\"Not On TMDB\"") == (member == "Bob"), "\(member): \(ratings.body)")
+            }
         }
     }
 
@@ -191,26 +191,22 @@ import Testing
     }
 
     @Test func pagesKeepAnsweringWhileAFetchWrites() async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics)
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = try await Self.family(stub)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        // Slow answers keep the fetch, and its writes, going while the pages are read.
-        stub.latency = 0.3
-        stub.update(id: 129) { $0.voteAverage = 8.7 }
-        let fetch = try mustc.start(["fetch", "--force"])
-        var statuses: [Int] = []
-        while fetch.process.isRunning || statuses.count < 3 {
-            for path in ["", "members/Ann", "movies/129", "changes", "status", "api/ratings"] {
-                statuses.append(try await HTTP.get(server.url + path).status)
+        try await Self.serving { stub, mustc, server in
+            // Slow answers keep the fetch, and its writes, going while the pages are read.
+            stub.latency = 0.3
+            stub.update(id: 129) { $0.voteAverage = 8.7 }
+            let fetch = try mustc.start(["fetch", "--force"])
+            var statuses: [Int] = []
+            while fetch.process.isRunning || statuses.count < 3 {
+                for path in ["", "members/Ann", "movies/129", "changes", "status", "api/ratings"] {
+                    statuses.append(try await HTTP.get(server.url + path).status)
+                }
             }
+            let (outcome, exited) = await fetch.wait(orKillAfter: MustcBinary.deadline)
+            #expect(exited && outcome.status == 0, "\(outcome.all)")
+            #expect(Set(statuses) == [200], "\(statuses)")
+            #expect(try await HTTP.get(server.url + "api/ratings").body.contains("8.7"))
         }
-        let (outcome, exited) = await fetch.wait(orKillAfter: MustcBinary.deadline)
-        #expect(exited && outcome.status == 0, "\(outcome.all)")
-        #expect(Set(statuses) == [200], "\(statuses)")
-        #expect(try await HTTP.get(server.url + "api/ratings").body.contains("8.7"))
     }
 
     @Test func signalsStopItAndTheNetworkGetsAWarning() async throws {
