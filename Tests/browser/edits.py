@@ -17,6 +17,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -152,6 +153,7 @@ def browser_scenario():
         signed_out(driver, url)
         sign_in(driver, url)
         add_and_settle(driver, url)
+        hostile_names(driver, url)
         remove(driver, url)
         settle_from_status(driver, url)
         forged_posts(driver, url)
@@ -231,6 +233,43 @@ def add_and_settle(driver, url):
         submit_field(driver, "target", "tmdb:420818")
         ids = [movie.get("remoteId") for movie in ratings("Ann")]
         check("settling a wrong remake from its movie page", 420818 in ids and 8587 not in ids, ids)
+
+
+HOSTILE_MEMBER = "<img src=x onerror=alert(1)>"
+HOSTILE_MOVIE = "<script>alert(2)</script> & \"Friends\""
+
+
+def page_is_safe(driver, name, shown):
+    """No dialog opened, no element the text could have made, the text shown as text, and no sideways scroll."""
+    try:
+        driver.switch_to.alert.dismiss()
+        dialog = True
+    except NoAlertPresentException:
+        dialog = False
+    elements = len(driver.find_elements(By.CSS_SELECTOR, "main img, main script"))
+    text = driver.find_element(By.TAG_NAME, "main").text
+    widths = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+    check(name + ": no script ran and the text shows as text", not dialog and elements == 0 and shown in text,
+          (dialog, elements, text[:400]))
+    check(name + ": no sideways scroll at 360 px", widths[0] <= widths[1], widths)
+
+
+def hostile_names(driver, url):
+    """A member and a movie named by a stranger's markup, through the forms, on every edit page they reach."""
+    driver.get(url + "/")
+    driver.find_element(By.ID, "member").send_keys(HOSTILE_MEMBER)
+    submit_field(driver, "movie", HOSTILE_MOVIE)
+    page_is_safe(driver, "a hostile member and title added from the family page", HOSTILE_MOVIE)
+    driver.get(url + "/members/" + urllib.parse.quote(HOSTILE_MEMBER, safe=""))
+    page_is_safe(driver, "the hostile member's page, signed in", HOSTILE_MEMBER)
+    links = driver.find_elements(By.CSS_SELECTOR, "ul.remove a")
+    check("the hostile title has a remove link", links, driver.page_source)
+    if links:
+        navigating(driver, links[0].click)
+        page_is_safe(driver, "the confirmation page of a hostile title", HOSTILE_MOVIE)
+    driver.get(url + "/signin")
+    page_is_safe(driver, "the sign-in page", "Sign")
 
 
 def remove(driver, url):
