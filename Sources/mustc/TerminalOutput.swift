@@ -11,7 +11,11 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 }
 
 extension Output {
-    /// JSON and CSV: the exact text (JSON's encoder escapes control characters; CSV must round-trip).
+    /// Whether standard output is a terminal: CSV printed there has its fields made visible as a table's cells
+    /// are; CSV written to a file or a pipe keeps the exact text.
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+
+    /// JSON and CSV: the exact text (JSON escapes control characters; CSV must round-trip).
     static func exact(_ text: String, terminator: String = "\n") {
         Swift.print(text, terminator: terminator)
     }
