@@ -89,7 +89,7 @@ public struct StatusReport: Sendable, Encodable {
         if !failing.isEmpty {
             lines.append("")
             lines.append("Movies failing:")
-            lines.append(contentsOf: failing.map { "  \($0.title): \($0.reason)" })
+            lines.append(contentsOf: failing.map { "  \($0.shown): \($0.reason)" })
         }
         if !unresolved.isEmpty {
             lines.append("")
@@ -148,11 +148,12 @@ extension FetchRunRecord: Encodable {
 }
 
 extension FailingMovie: Encodable {
-    private enum CodingKeys: String, CodingKey { case title, remoteId, reason, notFoundAt }
+    private enum CodingKeys: String, CodingKey { case title, year, remoteId, reason, notFoundAt }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(reason, forKey: .reason)
         try container.encode(notFoundAt.map(ISO8601.string), forKey: .notFoundAt)

@@ -59,7 +59,7 @@ struct StatusPage: Sendable {
                 started: Shown.time($0.startedAt), result: $0.result ?? "unfinished", movies: $0.movies,
                 changed: $0.changed, failed: $0.failed, requests: $0.requests)
         }
-        failing = status.failing.map { Failing(title: $0.title, reason: $0.reason) }
+        failing = status.failing.map { Failing(title: $0.shown, reason: $0.reason) }
         unresolved = status.unresolved.isEmpty ? nil : status.unresolved.joined(separator: ", ")
         choices = status.needsChoice.map { movie in
             Choice(
