@@ -125,6 +125,11 @@ import Testing
         #expect(json.contains(String(repeating: "W", count: 10_000)) && json.contains("Line\nBreak\tTab"))
         let csv = try await mustc("export")
         #expect(csv.stdout.contains(String(repeating: "W", count: 10_000)))
+        // status lists it on one line too, when it fails.
+        stub.inject(.notFound, on: .details(id: 900_003), times: nil)
+        _ = try await mustc("fetch", "--force")
+        let status = try await mustc("status")
+        #expect(status.stdout.contains(#"  Line\nBreak\tTab (2020): TMDB has no such movie"#), "\(status.stdout)")
     }
 
     /// A field of the details answer set to what TMDB cannot mean.

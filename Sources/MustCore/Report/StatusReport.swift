@@ -89,11 +89,13 @@ public struct StatusReport: Sendable, Encodable {
         if !failing.isEmpty {
             lines.append("")
             lines.append("Movies failing:")
-            lines.append(contentsOf: failing.map { "  \($0.shown): \($0.reason)" })
+            // One line per movie: a line break in a title shows as `\n` (TerminalText.cell).
+            lines.append(
+                contentsOf: failing.map { "  \(TerminalText.cell($0.shown)): \(TerminalText.cell($0.reason))" })
         }
         if !unresolved.isEmpty {
             lines.append("")
-            lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
+            lines.append("Movies without a TMDB id yet: " + unresolved.map(TerminalText.cell).joined(separator: ", "))
         }
         lines.append(contentsOf: choiceLines())
         lines.append(contentsOf: hookLines())
