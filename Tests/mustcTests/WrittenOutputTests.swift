@@ -125,6 +125,8 @@ import Testing
         #expect(json.contains(String(repeating: "W", count: 10_000)) && json.contains("Line\nBreak\tTab"))
         let csv = try await mustc("export")
         #expect(csv.stdout.contains(String(repeating: "W", count: 10_000)))
+        let pick = try await mustc("pick", "Ann")
+        #expect(pick.stdout.split(separator: "\n").contains { $0.contains(#"Line\nBreak\tTab"#) }, "\(pick.stdout)")
         // status lists it on one line too, when it fails.
         stub.inject(.notFound, on: .details(id: 900_003), times: nil)
         _ = try await mustc("fetch", "--force")
