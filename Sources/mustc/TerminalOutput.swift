@@ -54,7 +54,9 @@ struct TerminalSafeLogHandler: LogHandler {
 }
 
 /// A title or name in double quotes for a sentence, unless it already comes quoted: a TMDB title such as
-/// `"Civil War Minutes-Confederate"` printed as `""Civil War Minutes-Confederate""`.
+/// `"Civil War Minutes-Confederate"` printed as `""Civil War Minutes-Confederate""`. A line break or tab in it shows
+/// as `\n` or `\t` (`TerminalText.cell`), so an echo of what was typed stays on its message's line.
 func quoted(_ text: String) -> String {
-    text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? text : "\"" + text + "\""
+    let text = TerminalText.cell(text)
+    return text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? text : "\"" + text + "\""
 }

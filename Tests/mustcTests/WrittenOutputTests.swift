@@ -94,6 +94,7 @@ import Testing
             ["add", "Eve", "X\u{202E}Y"], ["add", "Ev\u{9B}e", "Up"], ["remove", "Ann", "X\u{202E}Y"],
             ["watched", "Ann", "X\u{202E}Y"], ["watched", "Ann", "Up", "--on", "2024\u{202E}-01-01"],
             ["add", "Ann", "--from", from], ["members", "--format", "x\u{1B}]0;t\u{07}"], ["ratings", "--x\u{202E}"],
+            ["ratings", "--member", "Z\u{9B}ed"],
         ]
         for arguments in cases {
             let outcome = try await mustc.run(arguments)
@@ -101,6 +102,8 @@ import Testing
             #expect(!holdsRawControls(outcome.stderrBytes + outcome.stdoutBytes), "\(arguments): \(outcome.all)")
             #expect(outcome.stderr.contains(#"\u"#), "\(arguments): the refused character is named: \(outcome.stderr)")
         }
+        let line = try await mustc("ratings", "--member", "Z\ned")
+        #expect(line.status == 64 && line.stderr.contains(#"there is no member "Z\ned""#), "\(line.all)")
     }
 
     @Test func aNULInATitleIsDroppedNotCut() async throws {
