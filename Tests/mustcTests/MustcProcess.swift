@@ -50,6 +50,8 @@ struct MustcBinary: Sendable {
             "HOME": home.path, "XDG_CONFIG_HOME": home.file("config"), "XDG_DATA_HOME": home.file("data"),
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
+        // No test reaches TMDB's image host: the stub's, or a loopback port where nothing listens.
+        environment["MUSTC_TMDB_IMAGE_BASE_URL"] = stub?.imageBaseURL.absoluteString ?? "http://127.0.0.1:1/t/p/"
         if let stub {
             environment["MUSTC_TMDB_BASE_URL"] = stub.baseURL.absoluteString
             environment["TMDB_API_KEY"] = stub.apiKey
