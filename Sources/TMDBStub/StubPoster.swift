@@ -104,8 +104,8 @@ public enum StubPoster {
 
 extension TMDBStubServer {
     /// `GET /t/p/{size}/poster{id}.png`: the movie's card. Anything else is the image host's plain 404.
-    func image(_ path: String) -> Reply {
-        guard let (id, width) = StubPoster.parse(path), let movie = movieUnlocked(id), movie.posterPath != nil else {
+    static func image(_ path: String, movie: StubMovie?) -> Reply {
+        guard let (_, width) = StubPoster.parse(path), let movie, movie.posterPath != nil else {
             return Reply(
                 status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data("Not Found".utf8))
         }

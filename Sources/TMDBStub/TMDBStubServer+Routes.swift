@@ -15,12 +15,14 @@ extension TMDBStubServer {
         let (path, query) = Self.split(head.target)
         if path.hasPrefix("/_stub/") { return locked { control(path, query) } }
         // TMDB's image host is not its API: no key, no rate limit, counted apart.
+        // Its bodies (a card, or 50 MB of a fault) are made outside the lock, so the API's answers never wait on them.
         if path.hasPrefix(StubPoster.prefix) {
-            var reply = locked { () -> Reply in
+            let (fault, movie) = locked { () -> (StubFault?, StubMovie?) in
                 noteImage(RecordedRequest(path: path, query: query, headers: head.headers))
-                if let fault = takeFault(for: path) { return Self.reply(for: fault, otherwise: image(path)) }
-                return image(path)
+                return (takeFault(for: path), StubPoster.parse(path).flatMap { movieUnlocked($0.id) })
             }
+            let image = Self.image(path, movie: movie)
+            var reply = fault.map { Self.reply(for: $0, otherwise: image) } ?? image
             reply.delay += latency
             return reply
         }

@@ -14,7 +14,7 @@ import Testing
 
     /// Ann keeps Amélie, Up, Spirited Away and the posterless movie; one forced fetch downloads the posters.
     static func family(_ stub: TMDBStubServer, environment: [String: String] = [:]) async throws -> MustcBinary {
-        var mustc = MustcBinary(stub: stub)
+        var mustc = MustcBinary(stub: stub, posters: true)
         for (name, value) in environment { mustc.environment[name] = value }
         let added = try await mustc("add", "Ann", "Amélie", "Up", "Spirited Away", "tmdb:900003")
         #expect(added.status == 0, "\(added.all)")

@@ -39,12 +39,8 @@ extension PosterShelf {
             unlink(partial)
             throw failure
         }
-        // The rename itself reaches the disk with the folder's entry.
-        let folderFD = open(folder(size), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
-        }
+        // The folder is not synced: a rename lost to a power cut only loses the poster, which the movie's next check
+        // downloads again; the file's own fsync above is what keeps a half-written poster from ever being named.
     }
 
     /// The posters directory and one folder per size, readable by all: a `serve` running as another user reads

@@ -16,7 +16,8 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
         // The stylesheet, the icon, the JSON and the posters are the same for everyone: no session read for them,
         // and a poster keeps its year of caching for a signed-in phone too.
         let path = request.uri.path
-        if path.hasPrefix("/static/") || path.hasPrefix("/api/") || path.hasPrefix("/posters/") || path == "/favicon.ico"
+        if path.hasPrefix("/static/") || path.hasPrefix("/api/") || path.hasPrefix("/posters/")
+            || path == "/favicon.ico"
         {
             return try await next(request, context)
         }

@@ -47,6 +47,7 @@ enum Stylesheet {
         .poster.placeholder { display: flex; align-items: center; justify-content: center; padding: .5rem;
           text-align: center; font-size: .8rem; color: var(--muted); border: 1px dashed var(--muted);
           overflow: hidden; }
+        .poster.placeholder::after { content: attr(data-title); }
         footer { margin-top: 2rem; padding-top: .75rem; border-top: 1px solid var(--line); color: var(--muted);
           font-size: .8rem; }
         @media (max-width: 40rem) {
