@@ -4,7 +4,8 @@ import Testing
 
 /// Posters through the built binary against the stub: downloaded once, from the image host only, with no key; and
 /// every kind of bad image host or bad `poster_path` leaves the fetch's result and exit code as they were.
-@Suite struct PosterFetchTests {
+/// One test at a time: twelve fetches with their stubs starting at once weigh on the rest of the suite.
+@Suite(.serialized) struct PosterFetchTests {
     /// Ann keeps Amélie and Up, looked up (so resolved) with the stub's default posters.
     static func family(_ stub: TMDBStubServer, config: String = "") async throws -> MustcBinary {
         var mustc = MustcBinary(stub: stub, posters: true)
