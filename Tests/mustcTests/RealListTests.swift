@@ -3,8 +3,8 @@ import TMDBStub
 import Testing
 
 /// Real Letterboxd exports (issue 29, items 17–19): which list a file is, films whose titles differ only in case,
-/// and their URIs through export and import.
-@Suite struct RealListTests {
+/// and their URIs through export and import. One test at a time, as WrittenOutputTests.
+@Suite(.serialized) struct RealListTests {
     /// Letterboxd's watched.csv and watchlist.csv: the same columns.
     static let watched =
         "Date,Name,Year,Letterboxd URI\n2024-01-01,Rain,2019,https://boxd.it/rainA\n"
