@@ -90,7 +90,7 @@ import Testing
             for host in [
                 "127.0.0.1:\(port)", "127.0.0.1", "localhost:\(port)", "LocalHost.:\(port)", "[::1]:\(port)",
                 "[0:0::1]", "movies.example.org", "Movies.Example.ORG.:443", "[FD00::20]:8080", hostname,
-                "\(hostname.uppercased()):\(port)",
+                "\(hostname.uppercased()):\(port)", "\(hostname.split(separator: ".")[0]).local:\(port)",
             ] {
                 let answer = try await Self.get("/members/Ann", host: host, port: port)
                 #expect(answer.status == 200, "Host: \(host)")

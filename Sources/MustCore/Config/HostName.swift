@@ -64,16 +64,18 @@ public enum HostName {
     }
 
     /// This machine's names and addresses, as `Host` would carry them: its host name, its fully qualified name,
-    /// and every address of every interface (normalized). Read again when asked, so a new DHCP address counts.
-    public static func thisMachine() -> Set<String> {
+    /// its `.local` name, and every address of every interface (normalized). `resolving: false` leaves out the fully
+    /// qualified name, which may ask DNS: what is left reads only the kernel's tables. Read again when asked, so a new DHCP address counts.
+    public static func thisMachine(resolving: Bool = true) -> Set<String> {
         var names: Set<String> = []
         var buffer = [CChar](repeating: 0, count: 256)
         if gethostname(&buffer, buffer.count - 1) == 0, let name = normalized(cText(buffer)) {
-            names.insert(name)
+            // With its mDNS name (Avahi answers "name.local" on the home network), which no website controls.
+            names.formUnion([name, name.split(separator: ".").first.map { $0 + ".local" } ?? name])
             var hints = addrinfo()
             hints.ai_flags = AI_CANONNAME
             var result: UnsafeMutablePointer<addrinfo>?
-            if getaddrinfo(name, nil, &hints, &result) == 0, let result {
+            if resolving, getaddrinfo(name, nil, &hints, &result) == 0, let result {
                 if let canonical = result.pointee.ai_canonname, let full = normalized(String(cString: canonical)) {
                     names.insert(full)
                 }

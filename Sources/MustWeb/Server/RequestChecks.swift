@@ -45,8 +45,9 @@ struct RequestChecks<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The names the page answers to: its listen address, localhost, 127.0.0.1 and [::1], this machine's names and
-/// addresses, and `serve.hosts`. The machine's are read again when an unknown name comes, so a new address counts
-/// without a restart; at most once a minute, so unknown names cannot make every request read them.
+/// addresses, and `serve.hosts`. The machine's addresses are read again when an unknown name comes, so a new one
+/// counts without a restart; at most once a minute, so unknown names cannot make every request read them. An
+/// address once the machine's stays allowed until the server restarts.
 final class AllowedHosts: Sendable {
     private let fixed: Set<String>
     private let machine: Mutex<(names: Set<String>, readAt: ContinuousClock.Instant)>
@@ -65,7 +66,8 @@ final class AllowedHosts: Sendable {
         return machine.withLock { machine in
             if machine.names.contains(name) { return true }
             guard ContinuousClock.now - machine.readAt > .seconds(60) else { return false }
-            machine = (HostName.thisMachine(), .now)
+            // Without DNS (the fully qualified name read at start stays): no request waits on a resolver.
+            machine = (machine.names.union(HostName.thisMachine(resolving: false)), .now)
             return machine.names.contains(name)
         }
     }
