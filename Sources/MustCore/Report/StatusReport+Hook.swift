@@ -10,9 +10,11 @@ extension StatusReport {
             outcome += status < 0 ? " (killed by signal \(-status))" : " (exit status \(status))"
         }
         let elapsed = RatingsReport.oneDecimal(hook.elapsed)
+        // The page leaves out the program: its path names a file on the server, and its arguments were never shown.
+        let program = showsHookDetails ? " " + hook.program : ""
         var lines = [
             "",
-            "newData hook\(showsHookDetails ? " " + hook.program : ""): \(outcome) at \(ISO8601.string(hook.startedAt)), \(elapsed)s, "
+            "newData hook\(program): \(outcome) at \(ISO8601.string(hook.startedAt)), \(elapsed)s, "
                 + "\(hook.changes) movie\(hook.changes == 1 ? "" : "s") in its input.",
         ]
         if showsHookDetails, !hook.stderrTail.isEmpty {
