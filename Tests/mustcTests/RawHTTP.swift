@@ -31,7 +31,8 @@ final class RawConnection: @unchecked Sendable {
         _ = bytes.withUnsafeMutableBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads what has arrived within `milliseconds`; false once the server has closed the connection.
+    /// Reads what has arrived within `milliseconds`; false once the server has closed the connection. The callers
+    /// wait between reads with `Task.sleep`, never in `poll`, so a test never holds one of the few cooperative threads.
     private func pull(waiting milliseconds: Int32) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, milliseconds) > 0 else { return true }
@@ -47,8 +48,8 @@ final class RawConnection: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let answer = RawAnswer.take(from: &received, method: method) { return answer }
-            if !pull(waiting: 20) { return RawAnswer.take(from: &received, method: method) }
-            try await Task.sleep(for: .milliseconds(1))
+            if !pull(waiting: 0) { return RawAnswer.take(from: &received, method: method) }
+            try await Task.sleep(for: .milliseconds(10))
         }
         return nil
     }
@@ -57,8 +58,8 @@ final class RawConnection: @unchecked Sendable {
     func closes(within seconds: Double) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if !pull(waiting: 20) { return true }
-            try await Task.sleep(for: .milliseconds(1))
+            if !pull(waiting: 0) { return true }
+            try await Task.sleep(for: .milliseconds(10))
         }
         return false
     }
