@@ -66,6 +66,17 @@ import Testing
         #expect(Markdown.links(in: "[a](x.md#b) `[c](d.md)` <img src=\"e.png\" alt=\"f\">") == ["x.md#b", "e.png"])
     }
 
+    @Test func theReadmeIsShortAndItsTestCommandIsWhatCIRuns() throws {
+        let readme = try Self.read("README.md")
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 250, "README.md has \(lines.count) lines; the rest belongs in a guide under docs/")
+        // The README's test command, without its comment, is a line of .ci/run as it stands.
+        let code = Markdown.lines(readme).filter(\.code).map(\.line)
+        let command = try #require(code.first { $0.hasPrefix("contrib/test.sh") })
+            .split(separator: "#")[0].trimmingCharacters(in: .whitespaces)
+        #expect(try Self.read(".ci/run").split(separator: "\n").contains { $0 == command })
+    }
+
     /// The commands of the marked blocks, as (block, command).
     static func markedCommands() throws -> [(block: Int, command: String)] {
         var commands: [(Int, String)] = []
