@@ -56,6 +56,8 @@ stub_url=$(cat "$demo/stub.url")
 
 export MUSTC_CONFIG=$PWD/config.example.json MUSTC_DATABASE=$demo/mustc.sqlite
 export MUSTC_TMDB_BASE_URL=$stub_url TMDB_API_KEY=stub-api-key
+# The stub's image host draws each movie's poster card (once mustc fetches posters): the page shows them.
+export MUSTC_TMDB_IMAGE_BASE_URL=${stub_url%/3}/t/p/
 mustc() {
     local shown=(mustc) argument
     for argument; do
