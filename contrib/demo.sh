@@ -46,8 +46,8 @@ stop() {
     rm -rf "$demo"
 }
 trap stop EXIT
-stopping=false
-trap 'stopping=true' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 "$bin/tmdb-stub" --port 0 >"$demo/stub.url" &
 stub=$!
@@ -123,4 +123,6 @@ fi
 
 echo "The family's page: $url   (sign in at ${url}signin with the password $password to edit; Ctrl-C stops it)"
 # Ctrl-C (or SIGTERM) ends the wait and the demo, which stops the page and the stub; the page failing fails it.
+stopping=false
+trap 'stopping=true' INT TERM
 wait "$serve" || $stopping
