@@ -55,6 +55,7 @@ struct ChangeRow: Sendable {
     var popularity: String
     var lastChange: String
     var members: String
+    var poster: PosterView
 
     init(_ movie: MovieChanges) {
         let (first, last) = (movie.first.figures, movie.last.figures)
@@ -66,5 +67,6 @@ struct ChangeRow: Sendable {
         popularity = Trend.moved(first.popularity, last.popularity)
         lastChange = Shown.time(movie.last.at)
         members = movie.members.joined(separator: ", ")
+        poster = PosterView(posterPath: movie.posterPath, title: movie.shown)
     }
 }

@@ -17,6 +17,7 @@ extension MemberPage.Row: MustacheParent {
         case "popularity": popularity
         case "spark": spark
         case "sparkLabel": sparkLabel
+        case "poster": poster
         default: nil
         }
     }
@@ -47,6 +48,22 @@ extension ChangeRow: MustacheParent {
         case "popularity": popularity
         case "lastChange": lastChange
         case "members": members
+        case "poster": poster
+        default: nil
+        }
+    }
+}
+
+extension PosterView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "src": src
+        case "srcset": srcset
+        case "width": width
+        case "height": height
+        case "alt": alt
+        case "title": title
+        case "placeholder": placeholder
         default: nil
         }
     }

@@ -56,6 +56,7 @@ struct MemberPage: Sendable {
         var popularity: String
         var spark: ChartLine?
         var sparkLabel: String
+        var poster: PosterView
     }
 
     var title: String
@@ -88,7 +89,8 @@ struct MemberPage: Sendable {
             year: movie.year.map(String.init) ?? "–", rating: Shown.rating(movie.voteAverage),
             trend: Self.nonEmpty(Trend.suffix(delta).trimmingCharacters(in: CharacterSet(charactersIn: " ()"))),
             direction: Shown.direction(delta), votes: Shown.votes(movie.voteCount),
-            popularity: Shown.rating(movie.popularity), spark: spark, sparkLabel: label)
+            popularity: Shown.rating(movie.popularity), spark: spark, sparkLabel: label,
+            poster: PosterView(posterPath: movie.posterPath, title: movie.shown))
     }
 
     static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }

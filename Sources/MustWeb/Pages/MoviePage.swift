@@ -36,6 +36,7 @@ struct MoviePage: Sendable {
     var nextCheck: String
     var charts: [Chart]
     var history: [HistoryRow]
+    var poster: PosterView
 
     init(_ movie: MovieReport) {
         title = movie.shown
@@ -49,6 +50,7 @@ struct MoviePage: Sendable {
         updated = Shown.time(movie.updatedAt)
         lastChecked = movie.lastCheckedAt.map(Shown.time) ?? "not yet"
         nextCheck = movie.remoteId == nil ? "when it is linked to TMDB" : Shown.time(movie.nextCheckAt ?? Date())
+        poster = PosterView(posterPath: movie.posterPath, title: movie.shown, place: .page)
         charts = Self.charts(movie.history)
         // Newest first: the table is the charts' text alternative, and the latest figures matter most.
         history = movie.history.reversed().map {

@@ -65,7 +65,7 @@ extension Templates {
         <thead><tr><th scope="col">Movie</th><th scope="col">Year</th><th scope="col">Rating</th><th scope="col">Votes</th><th scope="col">Popularity</th><th scope="col">Rating over {{window}}</th></tr></thead>
         <tbody>
         {{#movies}}
-        <tr><th scope="row">{{#href}}<a href="{{href}}">{{shown}}</a>{{/href}}{{^href}}{{shown}}{{/href}}</th><td data-label="Year">{{year}}</td><td data-label="Rating">{{rating}}{{#trend}} <span class="{{direction}}">{{trend}}</span>{{/trend}}</td><td data-label="Votes">{{votes}}</td><td data-label="Popularity">{{popularity}}</td><td data-label="Rating over {{window}}">{{#spark}}<svg class="spark" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}" role="img" aria-label="{{sparkLabel}}"><title>{{sparkLabel}}</title><polyline points="{{points}}"/></svg>{{/spark}}{{^spark}}–{{/spark}}</td></tr>
+        <tr><th scope="row">{{#poster}}{{>poster}}{{/poster}}{{#href}}<a href="{{href}}">{{shown}}</a>{{/href}}{{^href}}{{shown}}{{/href}}</th><td data-label="Year">{{year}}</td><td data-label="Rating">{{rating}}{{#trend}} <span class="{{direction}}">{{trend}}</span>{{/trend}}</td><td data-label="Votes">{{votes}}</td><td data-label="Popularity">{{popularity}}</td><td data-label="Rating over {{window}}">{{#spark}}<svg class="spark" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}" role="img" aria-label="{{sparkLabel}}"><title>{{sparkLabel}}</title><polyline points="{{points}}"/></svg>{{/spark}}{{^spark}}–{{/spark}}</td></tr>
         {{/movies}}
         </tbody>
         </table>
@@ -77,6 +77,7 @@ extension Templates {
     static let movie = """
         {{<layout}}{{$main}}
         <h1>{{shown}}</h1>
+        {{#poster}}{{>poster}}{{/poster}}
         <dl class="figures">
         <dt>Rating</dt><dd>{{rating}}</dd>
         <dt>Votes</dt><dd>{{votes}}</dd>

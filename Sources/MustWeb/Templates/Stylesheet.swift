@@ -41,6 +41,15 @@ enum Stylesheet {
         form.night button { min-height: 2.75rem; padding: 0 1.25rem; }
         ol.picks li { margin: .5rem 0; }
         .why { color: var(--muted); font-size: .875rem; }
+        .poster { display: block; width: 120px; max-width: 100%; height: auto; aspect-ratio: 2 / 3;
+          border-radius: 4px; margin: 0 0 .35rem; background: var(--line); }
+        h1 + .poster { width: 171px; }
+        .poster.placeholder { display: flex; align-items: center; justify-content: center; padding: .5rem;
+          text-align: center; font-size: .8rem; color: var(--muted); border: 1px dashed var(--muted);
+          overflow: hidden; }
+        .poster.placeholder::after { content: attr(data-title); }
+        footer { margin-top: 2rem; padding-top: .75rem; border-top: 1px solid var(--line); color: var(--muted);
+          font-size: .8rem; }
         @media (max-width: 40rem) {
           table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
           table.cards tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem; padding: .5rem 0;

@@ -1,3 +1,5 @@
+import MustCore
+
 /// The page templates, embedded in the binary. Mustache `{{name}}` HTML-escapes everything it writes (quotes too,
 /// so attributes are safe); no template uses the unescaped `{{{ }}}` form. A page inherits `layout` and fills its
 /// `title` and `main` blocks; `nav` is the header every page shows.
@@ -6,7 +8,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "nav": nav, "changeRows": changeRows,
         "home": home, "member": member, "movie": movie, "changes": changes, "status": status, "error": error,
-        "night": night,
+        "night": night, "poster": poster,
     ]
 
     static let layout = """
@@ -25,6 +27,7 @@ enum Templates {
         <main>
         {{$main}}{{/main}}
         </main>
+        <footer><p>\(MustcVersion.tmdbNotice)</p></footer>
         </body>
         </html>
 
@@ -41,6 +44,12 @@ enum Templates {
         <p>{{message}}</p>
         <p><a href="/">Back to the family</a></p>
         {{/main}}{{/layout}}
+        """
+
+    /// A movie's poster inside `{{#poster}}`: the image from this server, lazily loaded with its size set so nothing
+    /// jumps, or the drawn placeholder with the title (PosterView.swift is the contract).
+    static let poster = """
+        {{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}{{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}" data-title="{{title}}"></span>{{/placeholder}}
         """
 
     /// A table of changed movies, shared by the home page and `/changes`.
