@@ -115,7 +115,7 @@ if [[ $mode == screenshots ]]; then
             --window-size="$2,$3" --screenshot="$shots/$1" "$url${4#/}" 2>/dev/null
         echo "demo.sh: $shots/$1 ($2 px wide: $4)"
     }
-    shoot phone.png 360 860 /members/Claire
+    shoot phone.png 360 1500 /members/Claire
     shoot movie.png 360 1300 /movies/14160
     shoot desktop.png 1280 900 /
     exit 0
