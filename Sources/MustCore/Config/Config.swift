@@ -42,6 +42,10 @@ public struct Config: Sendable, Equatable {
     public struct Serve: Sendable, Equatable {
         /// Where `mustc serve` listens: loopback unless the user asks for the network.
         public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+        /// More names the page answers to (besides its listen address, localhost, 127.0.0.1, [::1] and this
+        /// machine's names and addresses): a proxy's public name, a name in /etc/hosts. Any other `Host` gets 421,
+        /// so a website the family visits cannot read the lists through DNS rebinding.
+        public var hosts: [String] = []
     }
 
     public struct Posters: Sendable, Equatable {

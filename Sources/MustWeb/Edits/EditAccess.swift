@@ -80,7 +80,7 @@ extension WebEdits {
         let csrf = token.csrfToken
         let top = pages.render(BarModel(csrf: csrf), "signedInBar")
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            .map { String($0).removingPercentEncoding ?? "" }
+            .map { WebPath.name(segment: $0) ?? "" }
         let store = reader
         func notice() -> NoticeModel? { NoticeModel(notices.withLock { $0.take(for: token.hash) }) }
         switch segments.first {

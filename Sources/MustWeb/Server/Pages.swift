@@ -58,7 +58,7 @@ struct Pages: Sendable {
     func status() async throws -> Response {
         let now = Date()
         let report = try await reader.read { try $0.status(now: now, runs: 10) }
-        return site.page(StatusPage(report, now: now), template: "status")
+        return site.page(StatusPage(report.forPage, now: now), template: "status")
     }
 
     // MARK: JSON, in exactly the shapes of the commands' `--format json`, by the same code.
@@ -77,8 +77,8 @@ struct Pages: Sendable {
 
     func statusJSON() async throws -> Response {
         let now = Date()
-        // `mustc status --json` shows the last 10 runs.
-        return Site.json(ReportRenderer.json(try await reader.read { try $0.status(now: now, runs: 10) }))
+        // `mustc status --json` shows the last 10 runs; the page's copy leaves out the hook's program and output.
+        return Site.json(ReportRenderer.json(try await reader.read { try $0.status(now: now, runs: 10) }.forPage))
     }
 
     /// `ratings`' report with its default 7-day trend window; with `posters`, each movie's poster path only
