@@ -44,6 +44,11 @@ extension TMDBStubServer {
             let now = Date()
             for id in ids {
                 guard var movie = movieUnlocked(id) else { continue }
+                if query["field"] == "providers" {
+                    toggleNetflixUnlocked(id)
+                    changeLog.changed(id, at: now)
+                    continue
+                }
                 if query["field"] == "popularity" {
                     movie.popularity = (movie.popularity * 1000 + 137).rounded() / 1000
                 } else {
@@ -63,11 +68,12 @@ extension TMDBStubServer {
         guard path.hasPrefix("/3/") else { return Self.webPageNotFound }
         if path == "/3/search/movie" { return search(query) }
         if path.hasPrefix("/3/find/") { return find(String(path.dropFirst("/3/find/".count)), query) }
+        if path == "/3/certification/movie/list" { return Self.json(StubExtras.certificationList) }
         if path.hasPrefix("/3/movie/") {
             guard let id = Int(path.dropFirst("/3/movie/".count)), id > 0 else {
                 return Self.error(404, code: 6, "Invalid id: The pre-requisite id is invalid or not found.")
             }
-            return details(id)
+            return details(id, appending: (query["append_to_response"] ?? "").split(separator: ",").map(String.init))
         }
         return Self.error(404, code: 34, "The resource you requested could not be found.")
     }
@@ -118,12 +124,19 @@ extension TMDBStubServer {
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    private func details(_ id: Int) -> Reply {
+    /// Details, with the blocks `append_to_response` names (others are ignored, as TMDB ignores unknown ones).
+    private func details(_ id: Int, appending blocks: [String]) -> Reply {
         guard let movie = movieUnlocked(id) else {
             return Self.error(404, code: 34, "The resource you requested could not be found.")
         }
         changeLog.answered(id, at: Date())
-        return Self.json(movie.details)
+        var fields = movie.details
+        let extras = extrasUnlocked(for: movie)
+        fields["runtime"] = extras.runtime ?? NSNull()
+        fields["genres"] = extras.genresField
+        if blocks.contains("release_dates") { fields["release_dates"] = extras.releaseDates }
+        if blocks.contains("watch/providers") { fields["watch/providers"] = extras.watchProviders(movieId: id) }
+        return Self.json(fields)
     }
 
     static func reply(for fault: StubFault, otherwise normal: Reply) -> Reply {

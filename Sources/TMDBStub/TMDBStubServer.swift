@@ -18,6 +18,8 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
     /// Folded titles, built on the first search after a change: searching stays cheap with 50,000 movies.
     private var searchIndex: [(suffix: String, id: Int, whole: Bool)]?
+    /// Runtime, genres, certifications and offers set by tests; the others get `StubExtras.standard`.
+    private var extras: [Int: StubExtras] = [:]
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
     private(set) var served = 0
@@ -58,6 +60,18 @@ public final class TMDBStubServer: @unchecked Sendable {
 
     public func update(id: Int, _ change: (inout StubMovie) -> Void) {
         locked { if var movie = movies[id] { change(&movie); movies[id] = movie } }
+    }
+
+    /// Sets what the movie's details and appended blocks say (issue 28).
+    public func setExtras(id: Int, _ value: StubExtras) { locked { extras[id] = value } }
+
+    public func updateExtras(id: Int, _ change: (inout StubExtras) -> Void) {
+        locked {
+            guard let movie = movies[id] else { return }
+            var value = extras[id] ?? StubExtras.standard(for: movie)
+            change(&value)
+            extras[id] = value
+        }
     }
 
     public var latency: Double {
@@ -235,6 +249,22 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
+
+    func extrasUnlocked(for movie: StubMovie) -> StubExtras { extras[movie.id] ?? StubExtras.standard(for: movie) }
+
+    /// A tick of `/_stub/touch?field=providers`: Netflix starts or stops offering the movie by subscription in the US.
+    func toggleNetflixUnlocked(_ id: Int) {
+        guard let movie = movies[id] else { return }
+        var value = extrasUnlocked(for: movie)
+        var flatrate = value.offers["flatrate"] ?? []
+        if let index = flatrate.firstIndex(of: .netflix) {
+            flatrate.remove(at: index)
+        } else {
+            flatrate.append(.netflix)
+        }
+        value.offers["flatrate"] = flatrate
+        extras[id] = value
+    }
     var allMoviesUnlocked: Dictionary<Int, StubMovie>.Values { movies.values }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }

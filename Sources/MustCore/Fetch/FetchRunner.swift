@@ -40,6 +40,11 @@ public struct FetchRunner: Sendable {
         public var readPageSize = 500
         /// When each movie is checked next.
         public var checkPolicy: MovieSchedulePolicy
+        /// The family's region, and how old its release and provider data may grow (issue 28).
+        public var region: String
+        public var availabilityEvery: TimeInterval
+        /// The family's services: an availability change on one of them makes the run newData.
+        public var services: [String]
 
         public init(_ config: Config) {
             maxConcurrentOperations = max(config.fetch.maxConcurrentOperations, 1)
@@ -47,6 +52,9 @@ public struct FetchRunner: Sendable {
             writeBatchSize = max(config.fetch.writeBatchSize, 1)
             notFoundRetryInterval = config.schedule.notFoundRetryInterval
             checkPolicy = MovieSchedulePolicy(config.schedule)
+            region = config.family.region
+            availabilityEvery = config.family.availabilityEvery
+            services = config.family.services
         }
     }
 
@@ -71,7 +79,7 @@ public struct FetchRunner: Sendable {
     }
 
     enum Event: Sendable {
-        case finished(StoredMovie, FetchOutcome, MovieWrite?)
+        case finished(StoredMovie, FetchOutcome, [MovieWrite])
         case budgetExhausted
         /// Time to commit what is pending, even when no answer arrived.
         case flushTick
@@ -96,6 +104,8 @@ public struct FetchRunner: Sendable {
             return FetchReport(summary: summary, requests: 0, elapsed: 0, interrupted: false)
         }
         var run = FetchRun(runner: self, scope: scope)
+        let plan = ExtrasPlan(
+            region: settings.region, every: settings.availabilityEvery, force: force, now: scope.asOf)
         await withTaskGroup(of: Event.self) { group in
             let budget = settings.runBudget
             group.addTask {
@@ -110,7 +120,7 @@ public struct FetchRunner: Sendable {
             group.addTask(operation: tick)
             var inFlight = 0
             while inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
-                group.addTask { await Self.check(movie, client: client) }
+                group.addTask { await Self.check(movie, client: client, plan: plan) }
                 inFlight += 1
             }
             while inFlight > 0, let event = await group.next() {
@@ -121,7 +131,7 @@ public struct FetchRunner: Sendable {
                     run.stop(Task.isCancelled ? .cancelled : reason, group: &group)
                 }
                 if let movie = run.nextDue() {
-                    group.addTask { await Self.check(movie, client: client) }
+                    group.addTask { await Self.check(movie, client: client, plan: plan) }
                     inFlight += 1
                 }
                 progress?(run.progress(requests: (client.counter?.value ?? 0) - requestsBefore, since: started))
@@ -135,13 +145,24 @@ public struct FetchRunner: Sendable {
         return report
     }
 
+    /// How many arrivals on, or departures from, the family's services the run in progress recorded.
+    func availabilityChangesInRun() -> Int {
+        guard !settings.services.isEmpty else { return 0 }
+        do {
+            return try store.availabilityChangesOfRunInProgress(services: settings.services)
+        } catch {
+            logger.warning("could not count the run's availability changes: \(error)")
+            return 0
+        }
+    }
+
     static func milliseconds(since start: ContinuousClock.Instant) -> String {
         String(format: "%.1f", (ContinuousClock.now - start).seconds * 1000)
     }
 
-    private static func check(_ movie: StoredMovie, client: TMDBClient) async -> Event {
-        let (outcome, write) = await UpdateMovieOperation(movie: movie, client: client).run()
-        return .finished(movie, outcome, write)
+    private static func check(_ movie: StoredMovie, client: TMDBClient, plan: ExtrasPlan) async -> Event {
+        let (outcome, writes) = await UpdateMovieOperation(movie: movie, client: client, extras: plan).run()
+        return .finished(movie, outcome, writes)
     }
 }
 
@@ -199,10 +220,10 @@ struct FetchRun {
         case .flushTick:
             writes.flushIfDue(now: runner.now())
             return nil
-        case .finished(let movie, let outcome, let write):
+        case .finished(let movie, let outcome, let movieWrites):
             summary.add(outcome)
             let now = runner.now()
-            if let write { writes.append(write) }
+            for write in movieWrites { writes.append(write) }
             if let result = Self.checkResult(outcome) {
                 let check = runner.settings.checkPolicy.next(
                     after: result, from: movie.check, at: now, random: runner.random())
@@ -250,6 +271,7 @@ struct FetchRun {
         let written = await writes.writer.drain()
         for refused in written.refused where refused.write.isChange { summary.unrecorded(refused.reason) }
         if let failure = written.batchFailure { summary.storeFailure = summary.storeFailure ?? failure }
+        summary.availabilityChanges = runner.availabilityChangesInRun()
         if stopReason == .budgetExhausted {
             runner.logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
         }

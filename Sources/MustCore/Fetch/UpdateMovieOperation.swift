@@ -5,27 +5,38 @@ import Foundation
 public struct UpdateMovieOperation: Sendable {
     public var movie: StoredMovie
     public var client: TMDBClient
+    /// When the appended blocks are due (nil: never asked for).
+    public var extras: ExtrasPlan?
 
-    public init(movie: StoredMovie, client: TMDBClient) {
+    public init(movie: StoredMovie, client: TMDBClient, extras: ExtrasPlan? = nil) {
         self.movie = movie
         self.client = client
+        self.extras = extras
     }
 
-    public func run() async -> (FetchOutcome, MovieWrite?) {
+    /// The outcome and the writes it asks for: the figures (or the recovery), then the extras when they were asked.
+    public func run() async -> (FetchOutcome, [MovieWrite]) {
         do {
-            guard let remoteId = movie.remoteId else { return try await resolve() }
-            let remote = try await client.details(id: remoteId)
+            guard let remoteId = movie.remoteId else {
+                let (outcome, write) = try await resolve()
+                return (outcome, write.map { [$0] } ?? [])
+            }
+            let region = extras.flatMap { $0.isDue(for: movie) ? $0.region : nil }
+            let (remote, found) = try await client.details(id: remoteId, extrasRegion: region)
+            let extrasWrite = region.map { MovieWrite.extras(movieId: movie.id, found ?? MovieExtras(), region: $0) }
             if remote.sameRatings(
                 popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
             {
-                return (.unchanged, movie.fetchError == nil ? nil : .recovered(movieId: movie.id))
+                let recovered = movie.fetchError == nil ? nil : MovieWrite.recovered(movieId: movie.id)
+                return (.unchanged, [recovered, extrasWrite].compactMap { $0 })
             }
-            return (.changed, .ratings(movieId: movie.id, remote))
+            return (.changed, [.ratings(movieId: movie.id, remote), extrasWrite].compactMap { $0 })
         } catch let error as TMDBError {
-            return failed(FetchFailure(error))
+            let (outcome, write) = failed(FetchFailure(error))
+            return (outcome, write.map { [$0] } ?? [])
         } catch {
             // Only cancellation reaches here: the run was stopped or ran out of budget.
-            return (.skipped(.cancelled), nil)
+            return (.skipped(.cancelled), [])
         }
     }
 
@@ -77,5 +88,23 @@ public struct UpdateMovieOperation: Sendable {
                 ? nil : MovieWrite.failure(movieId: movie.id, message: failure.message, notFound: false)
             return (.failed(failure), write)
         }
+    }
+}
+
+/// When a check asks for `release_dates` and `watch/providers` with the details: at a movie's first check, when
+/// what it has is older than `every` or was read for another region, and on every check of a forced run. Pure.
+public struct ExtrasPlan: Sendable, Equatable {
+    public var region: String
+    public var every: TimeInterval
+    public var force: Bool
+    public var now: Date
+
+    public init(region: String, every: TimeInterval, force: Bool, now: Date) {
+        (self.region, self.every, self.force, self.now) = (region, every, force, now)
+    }
+
+    public func isDue(for movie: StoredMovie) -> Bool {
+        guard !force, let checkedAt = movie.extrasCheckedAt, movie.extrasRegion == region else { return true }
+        return now.timeIntervalSince(checkedAt) >= every
     }
 }

@@ -16,11 +16,14 @@ public struct StoredMovie: Sendable, Equatable {
     public var check: MovieCheck?
     /// The year the user gave: a search for an unresolved movie must ask for that one, not its remake.
     public var year: Int?
+    /// When its release and provider data were last read, and for which region (nil: never).
+    public var extrasCheckedAt: Date?
+    public var extrasRegion: String?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
         voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
-        year: Int? = nil
+        year: Int? = nil, extrasCheckedAt: Date? = nil, extrasRegion: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -32,6 +35,8 @@ public struct StoredMovie: Sendable, Equatable {
         self.notFoundAt = notFoundAt
         self.check = check
         self.year = year
+        self.extrasCheckedAt = extrasCheckedAt
+        self.extrasRegion = extrasRegion
     }
 }
 
@@ -42,6 +47,8 @@ public enum MovieWrite: Sendable, Equatable {
     /// movie that already has the id, taking its links and aliases along.
     case resolved(movieId: Int64, RemoteMovie)
     case failure(movieId: Int64, message: String, notFound: Bool)
+    /// Runtime, genres, certification and providers read for `region`; written whatever the ratings did.
+    case extras(movieId: Int64, MovieExtras, region: String)
     /// A movie that failed before answered normally, unchanged.
     case recovered(movieId: Int64)
     /// Where the movie now stands in the per-movie schedule; every check that got this far writes one.
@@ -51,7 +58,8 @@ public enum MovieWrite: Sendable, Equatable {
 extension MovieWrite {
     public var movieId: Int64 {
         switch self {
-        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _):
+        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _),
+            .extras(let id, _, _):
             id
         }
     }
@@ -60,7 +68,7 @@ extension MovieWrite {
     public var isChange: Bool {
         switch self {
         case .ratings, .resolved: true
-        case .failure, .recovered, .checked: false
+        case .failure, .recovered, .checked, .extras: false
         }
     }
 }
@@ -113,7 +121,7 @@ extension Store {
     private static let storedMovieColumns = """
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
-        movieSchedule.nextCheckAt, movie.year
+        movieSchedule.nextCheckAt, movie.year, movie.extrasCheckedAt, movie.extrasRegion
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -179,7 +187,9 @@ extension Store {
                         MovieCheck(
                             checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
                             nextCheckAt: Date(timeIntervalSince1970: next))
-                    }, year: row[11]))
+                    }, year: row[11],
+                    extrasCheckedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    extrasRegion: row[13]))
         }
         return movies
     }
@@ -288,6 +298,8 @@ extension Store {
                 .execute(arguments: [movieId])
         case .checked(let movieId, let check):
             try record(check, movieId: movieId, db)
+        case .extras(let movieId, let extras, let region):
+            try applyExtras(extras, region: region, movieId: movieId, db, now: batch.now, runId: batch.run)
         }
     }
 
