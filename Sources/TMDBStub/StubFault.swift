@@ -35,7 +35,7 @@ public enum StubRoute: Sendable, Equatable {
         case .any: true
         case .search: path.hasSuffix("/search/movie")
         case .find: path.contains("/find/")
-        case .details(nil): path.contains("/movie/") && !path.hasSuffix("/search/movie")
+        case .details(nil): path.contains("/3/movie/")
         case .details(let id?): path.hasSuffix("/movie/\(id)")
         }
     }
