@@ -90,7 +90,12 @@ extension MovieExtras {
         } else {
             genres = nil
         }
-        certification = try? Self.certification(body, region: region)
+        // Not `try?`: it would flatten "the region has none" (nil) and "the block is broken" into one nil.
+        do {
+            certification = .some(try Self.certification(body, region: region))
+        } catch {
+            certification = nil
+        }
         providers = try? Self.providers(body, region: region)
     }
 
