@@ -36,9 +36,10 @@ import Testing
     }
 
     /// Runs a script of Tests/browser (pages.py unless named) with a deadline and returns its JSON.
-    static func browse(_ base: String, _ paths: [String], screenshots: String? = nil, script name: String = "pages.py")
-        async throws -> [String: Any]
-    {
+    static func browse(
+        _ base: String, _ paths: [String], screenshots: String? = nil, script name: String = "pages.py",
+        deadline: Double = 240
+    ) async throws -> [String: Any] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "browser/\(name)").path
         let python = ProcessInfo.processInfo.environment["MUSTC_TEST_PYTHON"] ?? "python3"
@@ -53,7 +54,7 @@ import Testing
         try process.run()
         let running = Running(process: process, stdoutPath: out, stderrPath: err)
         // Chromium starting on a loaded 2-core machine takes seconds; a run past this is a hang.
-        let (outcome, exited) = await running.wait(orKillAfter: 240)
+        let (outcome, exited) = await running.wait(orKillAfter: deadline)
         guard exited, outcome.status == 0 else { throw ServeError.browser(outcome.all) }
         return try outcome.json()
     }
