@@ -18,6 +18,10 @@ public struct UpdateMovieOperation: Sendable {
             if remote.sameRatings(
                 popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
             {
+                // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
+                if let path = remote.posterPath, path != movie.posterPath {
+                    return (.unchanged, .poster(movieId: movie.id, path: path))
+                }
                 return (.unchanged, movie.fetchError == nil ? nil : .recovered(movieId: movie.id))
             }
             return (.changed, .ratings(movieId: movie.id, remote))

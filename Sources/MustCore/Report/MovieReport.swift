@@ -18,6 +18,8 @@ public struct MovieReport: Sendable, Equatable {
     public var nextCheckAt: Date?
     /// Every recorded figure, oldest first: each baseline and each change (the figures after it).
     public var history: [DatedFigures]
+    /// TMDB's poster path, for the page.
+    public var posterPath: String?
 
     public init(
         localId: Int64, title: String, year: Int?, remoteId: Int?, imdbId: String?, figures: Figures,

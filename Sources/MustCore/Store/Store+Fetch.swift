@@ -16,11 +16,13 @@ public struct StoredMovie: Sendable, Equatable {
     public var check: MovieCheck?
     /// The year the user gave: a search for an unresolved movie must ask for that one, not its remake.
     public var year: Int?
+    /// TMDB's poster path as last stored; a check that brings another one writes it.
+    public var posterPath: String?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
         voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
-        year: Int? = nil
+        year: Int? = nil, posterPath: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -32,6 +34,7 @@ public struct StoredMovie: Sendable, Equatable {
         self.notFoundAt = notFoundAt
         self.check = check
         self.year = year
+        self.posterPath = posterPath
     }
 }
 
@@ -46,12 +49,16 @@ public enum MovieWrite: Sendable, Equatable {
     case recovered(movieId: Int64)
     /// Where the movie now stands in the per-movie schedule; every check that got this far writes one.
     case checked(movieId: Int64, MovieCheck)
+    /// Figures unchanged, but TMDB names another poster (or names one for the first time, as it does for every
+    /// movie of a library older than posters): the path alone, and any recorded failure cleared as `recovered` does.
+    case poster(movieId: Int64, path: String)
 }
 
 extension MovieWrite {
     public var movieId: Int64 {
         switch self {
-        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _):
+        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _),
+            .poster(let id, _):
             id
         }
     }
@@ -60,7 +67,7 @@ extension MovieWrite {
     public var isChange: Bool {
         switch self {
         case .ratings, .resolved: true
-        case .failure, .recovered, .checked: false
+        case .failure, .recovered, .checked, .poster: false
         }
     }
 }
@@ -113,7 +120,7 @@ extension Store {
     private static let storedMovieColumns = """
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
-        movieSchedule.nextCheckAt, movie.year
+        movieSchedule.nextCheckAt, movie.year, movie.posterPath
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -179,7 +186,7 @@ extension Store {
                         MovieCheck(
                             checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
                             nextCheckAt: Date(timeIntervalSince1970: next))
-                    }, year: row[11]))
+                    }, year: row[11], posterPath: row[12]))
         }
         return movies
     }
@@ -288,6 +295,10 @@ extension Store {
                 .execute(arguments: [movieId])
         case .checked(let movieId, let check):
             try record(check, movieId: movieId, db)
+        case .poster(let movieId, let path):
+            try db.cachedStatement(
+                sql: "UPDATE movie SET posterPath = ?, fetchError = NULL, notFoundAt = NULL WHERE id = ?"
+            ).execute(arguments: [path, movieId])
         }
     }
 

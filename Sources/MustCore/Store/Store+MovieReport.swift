@@ -15,7 +15,7 @@ extension Store {
                     db,
                     sql: """
                         SELECT movie.id, title, year, remoteId, imdbId, popularity, voteAverage, voteCount, updatedAt,
-                            movieSchedule.checkedAt, movieSchedule.nextCheckAt
+                            movieSchedule.checkedAt, movieSchedule.nextCheckAt, posterPath
                         FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
                         WHERE movie.\(column) = ?
                         """,
@@ -51,6 +51,7 @@ extension Store {
                         figures: Figures(popularity: $0[1], voteAverage: $0[2], voteCount: $0[3]))
                 })
             report.marks = keepers.map { Self.mark($0, at: 1) }
+            report.posterPath = row[11]
             return report
         }
     }

@@ -8,7 +8,7 @@ struct HomePage: Sendable {
         var name: String
         var href: String
         var count: String
-        var strip: [PosterSlot]
+        var strip: [PosterView]
     }
 
     static let stripLength = 4
@@ -26,7 +26,7 @@ struct HomePage: Sendable {
             let best = MemberSort.best.sorted(member.movies, prior: prior).prefix(Self.stripLength)
             return Member(
                 name: Shown.text(member.name), href: WebPath.member(member.name), count: count,
-                strip: best.map { PosterSlot(title: $0.title) })
+                strip: best.map { PosterView(posterPath: $0.posterPath, title: Shown.text($0.shown)) })
         }
         let (moved, steady) = Self.moved(changes.changes)
         self.moved = Array(moved.prefix(Self.movedShown))

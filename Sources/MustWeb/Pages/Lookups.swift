@@ -64,10 +64,16 @@ extension Shown.Move: MustacheParent {
     }
 }
 
-extension PosterSlot: MustacheParent {
+extension PosterView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "letter": letter
+        case "src": src
+        case "srcset": srcset
+        case "width": width
+        case "height": height
+        case "alt": alt
+        case "title": title
+        case "placeholder": placeholder
         default: nil
         }
     }

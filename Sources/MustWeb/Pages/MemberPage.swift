@@ -233,7 +233,7 @@ struct MovieCard: Sendable {
     var title: String
     var year: String?
     var href: String?
-    var poster: PosterSlot
+    var poster: PosterView
     var rating: String
     var rated: Bool
     var move: Shown.Move?
@@ -255,7 +255,7 @@ struct MovieCard: Sendable {
         title = Shown.text(movie.title)
         year = movie.year.map(String.init)
         href = WebPath.movie(remoteId: movie.remoteId, localId: movie.localId)
-        poster = PosterSlot(title: movie.title)
+        poster = PosterView(posterPath: movie.posterPath, title: Shown.text(movie.shown))
         rated = movie.voteAverage != nil
         rating = rated ? Shown.rating(movie.voteAverage) : "Not rated yet"
         move = rated ? Shown.Move(movie.trend?.voteAverage) : nil
@@ -274,15 +274,5 @@ struct MovieCard: Sendable {
         self.edit = edit
         removeHref = (edit?.removeBase ?? "") + WebPath.queryEncoded(named.description)
         options = edit == nil ? [] : OwnRating.range.map { Option(value: $0, selected: $0 == mark.rating) }
-    }
-}
-
-/// Where a poster goes until the movie has one: the title's first letter on a tinted card, hidden from screen
-/// readers (the title is the card's heading).
-struct PosterSlot: Sendable {
-    var letter: String
-
-    init(title: String) {
-        letter = title.first(where: { $0.isLetter || $0.isNumber }).map { String($0).uppercased() } ?? "?"
     }
 }

@@ -32,7 +32,7 @@ struct MoviePage: Sendable {
     var title: String
     var name: String
     var year: String?
-    var poster: PosterSlot
+    var poster: PosterView
     var tmdb: String?
     var imdb: String?
     var keepers: [Keeper]
@@ -49,7 +49,7 @@ struct MoviePage: Sendable {
         title = Shown.text(movie.shown)
         name = Shown.text(movie.title)
         year = movie.year.map(String.init)
-        poster = PosterSlot(title: movie.title)
+        poster = PosterView(posterPath: movie.posterPath, title: title, place: .page)
         tmdb = movie.remoteId.map(WebPath.tmdb)
         imdb = WebPath.imdb(movie.imdbId)
         keepers = movie.members.enumerated().map { index, member in

@@ -69,10 +69,14 @@ enum Stylesheet {
         details.view { margin: .25rem 0; }
         .votes { font-size: .875rem; display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; }
         .mark { font-size: .875rem; }
-        .poster { display: flex; align-items: center; justify-content: center; width: 100%; aspect-ratio: 2 / 3;
-          border-radius: .5rem; background: var(--poster); color: var(--poster-fg); font-size: 2.5rem;
-          font-weight: 700; overflow: hidden; }
+        .poster { display: block; width: 100%; height: auto; aspect-ratio: 2 / 3; border-radius: .5rem;
+          background: var(--poster); overflow: hidden; }
         img.poster { object-fit: cover; }
+        .poster.placeholder { display: flex; align-items: center; justify-content: center; padding: .5rem;
+          text-align: center; font-size: .875rem; font-weight: 600; color: var(--poster-fg); }
+        .strip .poster.placeholder { font-size: .625rem; padding: .2rem; }
+        footer { margin-top: 2rem; padding-top: .75rem; border-top: 1px solid var(--line); color: var(--muted);
+          font-size: .8rem; }
         .controls { display: flex; flex-direction: column; gap: .4rem; margin-top: .4rem; }
         .controls form { margin: 0; }
         .controls button, .controls .button { width: 100%; }
@@ -85,7 +89,6 @@ enum Stylesheet {
         .member a { display: flex; flex-direction: column; align-items: stretch; gap: .25rem; padding: .5rem;
           border: 1px solid var(--line); border-radius: .75rem; background: var(--card); text-decoration: none; }
         .strip { display: grid; grid-template-columns: repeat(4, 1fr); gap: .35rem; }
-        .strip .poster { font-size: 1.5rem; }
         .who { font-weight: 700; font-size: 1.1rem; text-decoration: underline; }
         .member .count { color: var(--fg); }
         ul.moved li, ul.keepers li { margin: .25rem 0; }

@@ -1,3 +1,5 @@
+import MustCore
+
 /// The page templates, embedded in the binary. Mustache `{{name}}` HTML-escapes everything it writes (quotes too,
 /// so attributes are safe); no template uses the unescaped `{{{ }}}` form. A page inherits `layout` and fills its
 /// `title` and `main` blocks, and the `nav…` block of its own link (`aria-current`). Untrusted text (titles,
@@ -27,6 +29,7 @@ enum Templates {
         <main id="main" tabindex="-1">
         {{$main}}{{/main}}
         </main>
+        <footer><p>\(MustcVersion.tmdbNotice)</p></footer>
         </body>
         </html>
 
@@ -40,10 +43,10 @@ enum Templates {
         {{/main}}{{/layout}}
         """
 
-    /// A poster, or where one goes: the title's first letter on a tinted card, hidden from screen readers (the
-    /// title is the card's heading).
+    /// A movie's poster inside `{{#poster}}`: the image from this server, lazily loaded with its size set so nothing
+    /// jumps, or the drawn placeholder with the title (PosterView.swift is the contract).
     static let poster = """
-        <span class="poster ph" aria-hidden="true">{{letter}}</span>
+        {{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}{{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}"><span aria-hidden="true"><bdi>{{title}}</bdi></span></span>{{/placeholder}}
         """
 
     /// A week's rating as a small line, y range at least 0.5 points, its figures in its label.
