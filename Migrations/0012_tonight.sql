@@ -2,15 +2,16 @@
 -- in the family's region. They ride on the details request the fetch already makes (append_to_response), asked for
 -- at a movie's first check and then only when they are older than family.availabilityEvery.
 --
--- extrasRegion is the region they were read for (NULL: never read): a family that moves to another region sees its
--- movies as unknown until their next check, never another country's data. extrasCheckedAt is Unix seconds (REAL),
--- as in movieSchedule. genres is TMDB's genre names, one per line, in TMDB's order. certification is trimmed;
--- NULL when the region gives none (or the block was missing or malformed at every check so far).
+-- genres is TMDB's genre names, one per line, in TMDB's order. certification is trimmed; NULL when the region gives
+-- none (or the block was missing or malformed at every check so far).
 ALTER TABLE movie ADD COLUMN runtime INTEGER CHECK (runtime IS NULL OR runtime > 0);
 ALTER TABLE movie ADD COLUMN genres TEXT;
 ALTER TABLE movie ADD COLUMN certification TEXT;
-ALTER TABLE movie ADD COLUMN extrasRegion TEXT;
-ALTER TABLE movie ADD COLUMN extrasCheckedAt REAL;
+-- When the blocks were last read (Unix seconds, REAL), and the region they were read for (NULL: never): a family
+-- that moves to another region sees its movies as unknown until their next check, never another country's data.
+-- On the schedule's row, not the movie's: a check that finds nothing new writes no movie row.
+ALTER TABLE movieSchedule ADD COLUMN extrasCheckedAt REAL;
+ALTER TABLE movieSchedule ADD COLUMN extrasRegion TEXT;
 -- The region movieProvider's rows were read for; NULL while the provider block has never been read whole. Two
 -- readings of one region are compared to find arrivals and departures; a first reading is a baseline.
 ALTER TABLE movie ADD COLUMN providersRegion TEXT;

@@ -31,7 +31,7 @@ public struct StubMovie: Sendable, Equatable {
         [
             "adult": false, "backdrop_path": NSNull(), "genre_ids": [35, 10749], "id": id,
             "original_language": "en", "original_title": originalTitle, "overview": "An overview of \(title).",
-            "popularity": popularity, "poster_path": "/poster\(id).jpg", "release_date": releaseDate,
+            "popularity": popularity, "poster_path": "/poster\(id).png", "release_date": releaseDate,
             "title": title, "video": false, "vote_average": voteAverage, "vote_count": voteCount,
         ]
     }

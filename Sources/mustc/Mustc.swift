@@ -11,7 +11,7 @@ struct Mustc: AsyncParsableCommand {
             TMDB_API_KEY or TMDB_ACCESS_TOKEN supply the TMDB credentials.
             Exit codes: 0 success, 64 bad usage or input, 75 temporary failure, 78 configuration error.
             """,
-        version: MustcVersion.current,
+        version: MustcVersion.shown,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
             MoviesCommand.self, ChangesCommand.self,

@@ -46,7 +46,7 @@ import Testing
             movie
                 == RemoteMovie(
                     id: 194, title: "Amélie", originalTitle: "Le Fabuleux Destin d'Amélie Poulain", popularity: 7.248,
-                    voteAverage: 7.9, voteCount: 11_412, releaseDate: "2001-04-25"))
+                    voteAverage: 7.9, voteCount: 11_412, releaseDate: "2001-04-25", posterPath: "/poster194.png"))
         let request = try #require(stub.requests.last)
         #expect(request.query["api_key"] == nil)
         #expect(request.headers["authorization"] == "Bearer \(stub.accessToken)")

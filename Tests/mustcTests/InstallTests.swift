@@ -7,7 +7,7 @@ import Testing
     @Test func versionIsTheOneDefinedInMustCore() async throws {
         let outcome = try await MustcBinary()("--version")
         #expect(outcome.status == 0, "\(outcome.all)")
-        #expect(outcome.stdout == MustcVersion.current + "\n")
+        #expect(outcome.stdout == MustcVersion.current + "\n" + MustcVersion.tmdbNotice + "\n")
         #expect(MustcVersion.current.split(separator: ".").count == 3)
     }
 

@@ -114,7 +114,7 @@ import Testing
         #expect(detailsRequests.count == 5 && !detailsRequests.contains(where: appended))
 
         // One movie's data a day old: only its request asks for the blocks.
-        _ = try sqlite(path, "UPDATE movie SET extrasCheckedAt = extrasCheckedAt - 86401 WHERE remoteId = 920002")
+        _ = try sqlite(path, "UPDATE movieSchedule SET extrasCheckedAt = extrasCheckedAt - 86401 WHERE movieId = 2")
         try makeDue()
         stub.resetCounters()
         #expect(try await mustc("fetch", "--json").status == 0)

@@ -40,6 +40,8 @@ public struct Config: Sendable, Equatable {
     public struct Serve: Sendable, Equatable {
         /// Where `mustc serve` listens: loopback unless the user asks for the network.
         public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+        /// The zone the pages write times in (an IANA name such as "Europe/Berlin"); nil is the system's.
+        public var timeZone: String?
     }
 
     public struct Schedule: Sendable, Equatable {

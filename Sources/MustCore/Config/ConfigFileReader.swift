@@ -30,7 +30,14 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen"])
+            try serve.checkKeys(["listen", "timeZone"])
+            if let zone = try serve.string("timeZone") {
+                guard TimeZone(identifier: zone) != nil else {
+                    throw .invalidValue(
+                        source: path, key: "serve.timeZone", expected: "a time zone name such as Europe/Berlin or UTC")
+                }
+                config.serve.timeZone = zone
+            }
             if let listen = try serve.string("listen") {
                 guard let address = ListenAddress.parse(listen) else {
                     throw .invalidValue(source: path, key: "serve.listen", expected: ListenAddress.expected)

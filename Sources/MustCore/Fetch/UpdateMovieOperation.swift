@@ -27,8 +27,12 @@ public struct UpdateMovieOperation: Sendable {
             if remote.sameRatings(
                 popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
             {
-                let recovered = movie.fetchError == nil ? nil : MovieWrite.recovered(movieId: movie.id)
-                return (.unchanged, [recovered, extrasWrite].compactMap { $0 })
+                // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
+                let poster = remote.posterPath.flatMap { path in
+                    path == movie.posterPath ? nil : MovieWrite.poster(movieId: movie.id, path: path)
+                }
+                let recovered = movie.fetchError == nil || poster != nil ? nil : MovieWrite.recovered(movieId: movie.id)
+                return (.unchanged, [poster ?? recovered, extrasWrite].compactMap { $0 })
             }
             return (.changed, [.ratings(movieId: movie.id, remote), extrasWrite].compactMap { $0 })
         } catch let error as TMDBError {

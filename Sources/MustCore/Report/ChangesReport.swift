@@ -112,6 +112,8 @@ public struct MovieChanges: Sendable, Equatable, Encodable {
     public var members: [String]
     /// Popularity at the start of the window, then after each change: the sparkline's points. Not in the JSON.
     public var popularity: [Double?]
+    /// TMDB's poster path, for the page; not in the JSON.
+    public var posterPath: String?
 
     public init(
         title: String, year: Int?, remoteId: Int?, changes: Int, first: DatedFigures, last: DatedFigures,

@@ -11,11 +11,15 @@ public struct MovieReport: Sendable, Equatable {
     public var figures: Figures
     public var updatedAt: Date?
     public var members: [String]
+    /// Each member's watched mark and own rating, in the order of `members`.
+    public var marks: [WatchMark] = []
     /// When TMDB last answered for it, and when it is checked next (nil: never checked).
     public var lastCheckedAt: Date?
     public var nextCheckAt: Date?
     /// Every recorded figure, oldest first: each baseline and each change (the figures after it).
     public var history: [DatedFigures]
+    /// TMDB's poster path, for the page.
+    public var posterPath: String?
 
     public init(
         localId: Int64, title: String, year: Int?, remoteId: Int?, imdbId: String?, figures: Figures,

@@ -36,6 +36,8 @@ public struct MovieRating: Sendable, Equatable, Encodable {
     public var trendVoteAverage: [Double?] = []
     /// Whether the member watched it, when, and their own rating: `watched`, `watchedOn`, `ownRating`.
     public var mark = WatchMark()
+    /// TMDB's poster path, for the page; not in the JSON.
+    public var posterPath: String?
 
     public init(
         title: String, year: Int? = nil, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,

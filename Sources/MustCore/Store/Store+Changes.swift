@@ -106,10 +106,11 @@ extension Store {
     private static func describe(_ db: Database, _ id: Int64, _ changes: MovieChanges) throws -> MovieChanges? {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT title, year, remoteId FROM movie WHERE id = ?"), arguments: [id])
+                db.cachedStatement(sql: "SELECT title, year, remoteId, posterPath FROM movie WHERE id = ?"),
+                arguments: [id])
         else { return nil }
         var movie = changes
-        (movie.title, movie.year, movie.remoteId) = (row[0], row[1], row[2])
+        (movie.title, movie.year, movie.remoteId, movie.posterPath) = (row[0], row[1], row[2], row[3])
         movie.members = try String.fetchAll(
             db.cachedStatement(
                 sql: """

@@ -19,11 +19,13 @@ public struct StoredMovie: Sendable, Equatable {
     /// When its release and provider data were last read, and for which region (nil: never).
     public var extrasCheckedAt: Date?
     public var extrasRegion: String?
+    /// TMDB's poster path as last stored; a check that brings another one writes it.
+    public var posterPath: String?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
         voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
-        year: Int? = nil, extrasCheckedAt: Date? = nil, extrasRegion: String? = nil
+        year: Int? = nil, extrasCheckedAt: Date? = nil, extrasRegion: String? = nil, posterPath: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -37,6 +39,7 @@ public struct StoredMovie: Sendable, Equatable {
         self.year = year
         self.extrasCheckedAt = extrasCheckedAt
         self.extrasRegion = extrasRegion
+        self.posterPath = posterPath
     }
 }
 
@@ -53,13 +56,16 @@ public enum MovieWrite: Sendable, Equatable {
     case recovered(movieId: Int64)
     /// Where the movie now stands in the per-movie schedule; every check that got this far writes one.
     case checked(movieId: Int64, MovieCheck)
+    /// Figures unchanged, but TMDB names another poster (or names one for the first time, as it does for every
+    /// movie of a library older than posters): the path alone, and any recorded failure cleared as `recovered` does.
+    case poster(movieId: Int64, path: String)
 }
 
 extension MovieWrite {
     public var movieId: Int64 {
         switch self {
         case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _),
-            .extras(let id, _, _):
+            .extras(let id, _, _), .poster(let id, _):
             id
         }
     }
@@ -68,7 +74,7 @@ extension MovieWrite {
     public var isChange: Bool {
         switch self {
         case .ratings, .resolved: true
-        case .failure, .recovered, .checked, .extras: false
+        case .failure, .recovered, .checked, .extras, .poster: false
         }
     }
 }
@@ -121,7 +127,8 @@ extension Store {
     private static let storedMovieColumns = """
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
-        movieSchedule.nextCheckAt, movie.year, movie.extrasCheckedAt, movie.extrasRegion
+        movieSchedule.nextCheckAt, movie.year, movieSchedule.extrasCheckedAt, movieSchedule.extrasRegion,
+        movie.posterPath
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -189,7 +196,7 @@ extension Store {
                             nextCheckAt: Date(timeIntervalSince1970: next))
                     }, year: row[11],
                     extrasCheckedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    extrasRegion: row[13]))
+                    extrasRegion: row[13], posterPath: row[14]))
         }
         return movies
     }
@@ -300,6 +307,10 @@ extension Store {
             try record(check, movieId: movieId, db)
         case .extras(let movieId, let extras, let region):
             try applyExtras(extras, region: region, movieId: movieId, db, now: batch.now, runId: batch.run)
+        case .poster(let movieId, let path):
+            try db.cachedStatement(
+                sql: "UPDATE movie SET posterPath = ?, fetchError = NULL, notFoundAt = NULL WHERE id = ?"
+            ).execute(arguments: [path, movieId])
         }
     }
 

@@ -201,11 +201,13 @@ extension Store {
         if onlyFigures {
             try db.cachedStatement(
                 sql: """
-                    UPDATE movie SET popularity = ?, voteAverage = ?, voteCount = ?, releaseDate = ?, updatedAt = ?
+                    UPDATE movie SET popularity = ?, voteAverage = ?, voteCount = ?, releaseDate = ?, updatedAt = ?,
+                        posterPath = coalesce(?, posterPath)
                     WHERE id = ?
                     """
             ).execute(arguments: [
-                remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, updatedAt, movieId,
+                remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, updatedAt,
+                remote.posterPath, movieId,
             ])
         } else {
             try db.cachedStatement(
@@ -213,12 +215,12 @@ extension Store {
                     UPDATE movie SET remoteId = coalesce(?, remoteId), popularity = ?, voteAverage = ?,
                         voteCount = ?, releaseDate = ?, updatedAt = ?, fetchError = NULL, notFoundAt = NULL,
                         year = coalesce(?, year), imdbId = coalesce(?, imdbId), title = coalesce(?, title),
-                        titleKey = coalesce(?, titleKey)
+                        titleKey = coalesce(?, titleKey), posterPath = coalesce(?, posterPath)
                     WHERE id = ?
                     """
             ).execute(arguments: [
                 remoteId, remote.popularity, remote.voteAverage, remote.voteCount, remote.releaseDate, updatedAt,
-                remote.year, remote.imdbId, title, title.map(TitleKey.make), movieId,
+                remote.year, remote.imdbId, title, title.map(TitleKey.make), remote.posterPath, movieId,
             ])
         }
         try RatingHistory.record(

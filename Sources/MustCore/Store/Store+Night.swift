@@ -52,8 +52,10 @@ extension Store {
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT runtime, genres, CASE WHEN extrasRegion = ? THEN certification END, providersRegion = ?
-                    FROM movie WHERE id = ?
+                    SELECT movie.runtime, movie.genres,
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END,
+                        movie.providersRegion = ?
+                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
                     """),
             arguments: [region, region, candidate.movieId])
         guard let row else { return }
@@ -121,8 +123,14 @@ extension Store {
         candidate.trend = start.map { FigureText.difference(now, $0) }
     }
 
+    /// The weighted rating's prior over the whole library, as `pick` ranks with it: the member page's "best"
+    /// order uses the same figures, so both agree on what is best.
+    public func libraryPrior() throws(StoreError) -> NightPrior? {
+        try read { db in try Self.nightPrior(db) }
+    }
+
     /// C, the mean vote average of the library's rated movies, and m, their median vote count.
-    private static func nightPrior(_ db: Database) throws -> NightPrior? {
+    static func nightPrior(_ db: Database) throws -> NightPrior? {
         let rated = "FROM movie WHERE voteCount > 0 AND voteAverage IS NOT NULL"
         guard let row = try Row.fetchOne(db, sql: "SELECT count(*), avg(voteAverage) \(rated)"),
             let count = row[0] as Int?, count > 0, let mean = row[1] as Double?

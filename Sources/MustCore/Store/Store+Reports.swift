@@ -53,7 +53,7 @@ extension Store {
                 sql: """
                     SELECT member.id, member.name, movie.title, movie.remoteId, movie.popularity,
                            movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id, movie.year,
-                           memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
+                           memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating, movie.posterPath
                     FROM member
                     LEFT JOIN memberMovie ON memberMovie.memberId = member.id
                     LEFT JOIN movie ON movie.id = memberMovie.movieId
@@ -75,6 +75,7 @@ extension Store {
                     voteCount: row[6], updatedAt: row[7])
                 movie.localId = movieId
                 movie.mark = Self.mark(row, at: 10)
+                movie.posterPath = row[13]
                 if let trendSince { movie.attachTrend(since: trendSince, window: windows[movieId]) }
                 members[members.count - 1].movies.append(movie)
             }

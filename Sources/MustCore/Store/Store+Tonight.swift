@@ -30,28 +30,32 @@ extension Store {
     ) throws {
         guard
             let stored = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT extrasRegion, providersRegion FROM movie WHERE id = ?"),
+                db.cachedStatement(
+                    sql: """
+                        SELECT movieSchedule.extrasRegion, movie.providersRegion, movie.runtime, movie.genres,
+                            movie.certification
+                        FROM movie JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
+                        """),
                 arguments: [movieId])
         else { return }
         let sameRegion = (stored[0] as String?) == region
-        let keepCertification = extras.certification == nil && sameRegion
-        try db.cachedStatement(
-            sql: """
-                UPDATE movie SET runtime = coalesce(?, CASE WHEN ? THEN runtime END),
-                    genres = coalesce(?, CASE WHEN ? THEN genres END),
-                    certification = CASE WHEN ? THEN certification ELSE ? END,
-                    extrasRegion = ?, extrasCheckedAt = ?
-                WHERE id = ?
-                """
-        ).execute(arguments: [
-            extras.runtime, sameRegion, extras.genres?.joined(separator: "\n"), sameRegion, keepCertification,
-            extras.certification ?? nil, region, now.timeIntervalSince1970, movieId,
-        ])
+        // A part the answer lacked keeps what was read for this region, and is unknown for another.
+        let runtime = extras.runtime ?? (sameRegion ? stored[2] : nil)
+        let genres = extras.genres?.joined(separator: "\n") ?? (sameRegion ? stored[3] : nil)
+        let certification = extras.certification ?? (sameRegion ? stored[4] : nil)
+        if runtime != stored[2] || genres != stored[3] || certification != stored[4] {
+            try db.cachedStatement(sql: "UPDATE movie SET runtime = ?, genres = ?, certification = ? WHERE id = ?")
+                .execute(arguments: [runtime, genres, certification, movieId])
+        }
+        try db.cachedStatement(sql: "UPDATE movieSchedule SET extrasCheckedAt = ?, extrasRegion = ? WHERE movieId = ?")
+            .execute(arguments: [now.timeIntervalSince1970, region, movieId])
         if let providers = extras.providers {
             let comparable = (stored[1] as String?) == region
             try replaceProviders(providers, movieId: movieId, compare: comparable, db, now: now, runId: runId)
-            try db.cachedStatement(sql: "UPDATE movie SET providersRegion = ? WHERE id = ?")
-                .execute(arguments: [region, movieId])
+            if !comparable {
+                try db.cachedStatement(sql: "UPDATE movie SET providersRegion = ? WHERE id = ?")
+                    .execute(arguments: [region, movieId])
+            }
         } else if (stored[1] as String?) != region {
             try db.cachedStatement(sql: "DELETE FROM movieProvider WHERE movieId = ?").execute(arguments: [movieId])
             try db.cachedStatement(sql: "UPDATE movie SET providersRegion = NULL WHERE id = ?")

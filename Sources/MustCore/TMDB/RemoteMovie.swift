@@ -12,10 +12,15 @@ public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
     public var releaseDate: String?
     /// Only details carry it ("tt…", often null); search and find results do not.
     public var imdbId: String?
+    /// TMDB's `poster_path` ("/abc123.jpg"), only when it passes `PosterPath.isValid`; nil when TMDB has none.
+    public var posterPath: String?
+    /// TMDB sent a `poster_path` that is not a path mustc accepts (`/../../etc/passwd`, a URL, `/x.svg`, not a
+    /// string): it was ignored and is never requested. Counted as a malformed answer for the movie.
+    public var posterPathMalformed = false
 
     public init(
         id: Int, title: String?, originalTitle: String? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
-        voteCount: Int? = nil, releaseDate: String? = nil, imdbId: String? = nil
+        voteCount: Int? = nil, releaseDate: String? = nil, imdbId: String? = nil, posterPath: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -25,6 +30,8 @@ public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
         self.voteCount = voteCount
         self.releaseDate = releaseDate
         self.imdbId = imdbId
+        self.posterPath = posterPath.flatMap { PosterPath.isValid($0) ? $0 : nil }
+        posterPathMalformed = posterPath != nil && self.posterPath == nil
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -34,6 +41,7 @@ public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
         case voteCount = "vote_count"
         case releaseDate = "release_date"
         case imdbId = "imdb_id"
+        case posterPath = "poster_path"
     }
 
     public init(from decoder: Decoder) throws {
@@ -48,6 +56,18 @@ public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
         releaseDate = date?.isEmpty == false ? date : nil
         let imdb = try container.decodeIfPresent(String.self, forKey: .imdbId)
         imdbId = imdb?.isEmpty == false ? imdb : nil
+        (posterPath, posterPathMalformed) = Self.decodePoster(container)
+    }
+
+    /// A poster path mustc accepts; anything else present (a hostile path, another type) is ignored and flagged,
+    /// never a reason to refuse the answer: the ratings beside it are good.
+    private static func decodePoster(_ container: KeyedDecodingContainer<CodingKeys>) -> (String?, Bool) {
+        guard container.contains(.posterPath), (try? container.decodeNil(forKey: .posterPath)) != true else {
+            return (nil, false)
+        }
+        guard let path = try? container.decode(String.self, forKey: .posterPath) else { return (nil, true) }
+        if path.isEmpty { return (nil, false) }
+        return PosterPath.isValid(path) ? (path, false) : (nil, true)
     }
 
     /// The year of `releaseDate`, when it has one mustc accepts.

@@ -5,7 +5,10 @@ import MustCore
 /// (`MovieNight` through `PickReport`). A plain GET form, so it works without JavaScript and can be bookmarked.
 struct NightPage: Sendable {
     struct Choice: Sendable {
+        /// The name as stored: the box's value, sent back as typed.
         var name: String
+        /// The name as the page shows it (controls visible).
+        var label: String
         var id: String
         var checked: Bool
     }
@@ -29,7 +32,9 @@ struct NightPage: Sendable {
     init(members all: [MemberSummary], chosen: [String], report: PickReport?, includeWatched: Bool) {
         let ticked = Set(chosen.map(TitleKey.make))
         members = all.enumerated().map { index, member in
-            Choice(name: member.name, id: "member-\(index)", checked: ticked.contains(TitleKey.make(member.name)))
+            Choice(
+                name: member.name, label: Shown.text(member.name), id: "member-\(index)",
+                checked: ticked.contains(TitleKey.make(member.name)))
         }
         self.includeWatched = includeWatched
         picks =
@@ -38,11 +43,12 @@ struct NightPage: Sendable {
                 // The command's reason starts with the title, which the page shows as the link above it.
                 let why = pick.why.hasPrefix(shown + ": ") ? String(pick.why.dropFirst(shown.count + 2)) : pick.why
                 return Pick(
-                    rank: index + 1, shown: shown,
-                    href: WebPath.movie(remoteId: pick.candidate.remoteId, localId: pick.candidate.movieId), why: why)
+                    rank: index + 1, shown: Shown.text(shown),
+                    href: WebPath.movie(remoteId: pick.candidate.remoteId, localId: pick.candidate.movieId),
+                    why: Shown.text(why))
             } ?? []
         if let report {
-            heading = "Tonight for \(MovieNight.names(report.members)), best first"
+            heading = "Tonight for \(Shown.text(MovieNight.names(report.members))), best first"
             note = report.picks.isEmpty ? "Nothing left to pick: they have watched everything they keep." : nil
         } else {
             note = all.isEmpty ? nil : "Tick who is watching, then Pick."

@@ -26,11 +26,13 @@ public struct WebServer: Sendable {
     /// Sign-in and the edit forms; nil keeps the page read-only.
     let edits: WebEdits?
 
+    /// `timeZone` is the zone the pages write times in (`serve.timeZone`); the API keeps UTC.
     public init(
-        store: Store, listen: ListenAddress, limits: Limits = Limits(), edits: WebEdits? = nil, logger: Logger
+        store: Store, listen: ListenAddress, limits: Limits = Limits(), edits: WebEdits? = nil,
+        timeZone: TimeZone = .current, logger: Logger
     ) throws {
         self.edits = edits
-        self.pages = Pages(reader: StoreReader(store: store), site: try Site())
+        self.pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: timeZone)
         self.listen = listen
         self.limits = limits
         self.logger = logger
