@@ -255,3 +255,40 @@ import Testing
         #expect(outcome.status == 78 && outcome.stderr.contains("family.region"), "\(outcome.all)")
     }
 }
+
+/// `/night` with tonight's choices, in headless Chromium at 360 px: the same picks as the command, the members'
+/// limit shown; and the movie page's "Where to watch" with the JustWatch credit.
+@Suite(.serialized) struct TonightPageTests {
+    @Test func thePageWithTheSameChoicesGivesTheCommandsPicks() async throws {
+        let tonight = try TonightTests()
+        try await tonight.family()
+        #expect(try await tonight.mustc("member", "Cleo", "--age-limit", "PG").status == 0)
+        let server = try await ServeProcess.start(tonight.mustc)
+        defer { server.ensureStopped() }
+        let command = try await tonight.picks("Ann", "Cleo", "--max-minutes", "100", "--include-unrated")
+        let expected = tonight.titles(command)
+        #expect(Set(expected) == ["Gentle", "Rental", "Unrated"])
+        let result = try await ServeBrowserTests.browse(
+            String(server.url.dropLast()), ["Ann", "Cleo", "--minutes", "100", "--unrated"], script: "night.py")
+        let picks = try #require(result["picks"] as? [String], "\(result)")
+        #expect(picks.count == expected.count, "\(picks)")
+        for (pick, title) in zip(picks, expected) {
+            #expect(pick.hasPrefix(title + " (2001)"), "\(pick) is not \(title)")
+        }
+        #expect((result["limit"] as? [String])?.first?.contains("PG (Cleo's)") == true, "\(result)")
+        #expect((result["url"] as? String)?.contains("minutes=100") == true)
+        for key in ["before", "after"] {
+            let page = try #require(result[key] as? [String: Any])
+            #expect(page["dialog"] as? Bool == false && (page["consoleErrors"] as? [String])?.isEmpty == true)
+            #expect((page["scrollWidth"] as? Int ?? .max) <= (page["clientWidth"] as? Int ?? 0))
+        }
+        let streaming = try await HTTP.get(server.url + "night?member=Ann&streaming=on&genre=Comedy")
+        #expect(streaming.status == 200 && streaming.body.contains("on Netflix"), "\(streaming.body)")
+        #expect(try await HTTP.get(server.url + "night?member=Ann&minutes=abc").status == 400)
+        let movie = try await HTTP.get(server.url + "movies/920002")
+        #expect(movie.body.contains("Where to watch in US") && movie.body.contains("Disney Plus"))
+        #expect(movie.body.contains("Streaming data from JustWatch, through TMDB."))
+        #expect(movie.body.contains("https://www.themoviedb.org/movie/920002/watch?locale=US"))
+        #expect(movie.body.contains("2 h · R · Horror"))
+    }
+}

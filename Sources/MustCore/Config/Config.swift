@@ -62,6 +62,8 @@ public struct Config: Sendable, Equatable {
         /// A movie's release and provider blocks are asked for again once older than this; every other refresh
         /// is the small details request (1.6 KB against about 80 KB for a popular movie with both blocks).
         public var availabilityEvery: TimeInterval = 24 * 3600
+
+        public init() {}
     }
 
     public var database: String?

@@ -218,3 +218,51 @@ public enum ServiceNames {
         return row[b.count]
     }
 }
+
+/// What the movie's page shows of tonight's facts, for the family's region.
+public struct MovieTonight: Sendable, Equatable {
+    public var runtime: Int?
+    public var certification: String?
+    public var genres: [String]
+    /// nil: the region's offers were never read.
+    public var providers: [ProviderOffer]?
+}
+
+extension Store {
+    /// Runtime, genres, certification and offers of a movie, as read for `region`; reads only.
+    public func movieTonight(localId: Int64, region: String) throws(StoreError) -> MovieTonight {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT movie.runtime, movie.genres,
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END,
+                        movie.providersRegion = ?
+                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
+                    """,
+                arguments: [region, region, localId])
+            guard let row else { return MovieTonight(genres: []) }
+            var tonight = MovieTonight(
+                runtime: row[0], certification: row[2],
+                genres: (row[1] as String?)?.split(separator: "\n").map(String.init) ?? [])
+            if row[3] as Bool? == true {
+                tonight.providers = try Row.fetchAll(
+                    db, sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?", arguments: [localId]
+                ).compactMap { row in
+                    ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) }
+                }
+            }
+            return tonight
+        }
+    }
+
+    /// The genres of the library's movies, for the page's choice; sorted.
+    public func genresSeen() throws(StoreError) -> [String] {
+        try read { db in
+            var seen = Set<String>()
+            let rows = try String.fetchCursor(db, sql: "SELECT DISTINCT genres FROM movie WHERE genres IS NOT NULL")
+            while let list = try rows.next() { seen.formUnion(list.split(separator: "\n").map(String.init)) }
+            return seen.sorted()
+        }
+    }
+}

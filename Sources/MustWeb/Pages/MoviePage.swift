@@ -44,6 +44,8 @@ struct MoviePage: Sendable {
     var nextCheck: String
     var charts: [Chart]
     var history: [HistoryRow]
+    /// Runtime, certification, genres and where to watch it in the family's region (issue 28).
+    var tonight: TonightSection?
 
     init(_ movie: MovieReport, time: TimeText) {
         title = Shown.text(movie.shown)

@@ -20,7 +20,22 @@ struct NightPage: Sendable {
         var why: String
     }
 
+    struct Option: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
     static let count = 5
+    /// Tonight's choices (issue 28), as the form shows them again.
+    var minutes: String = ""
+    var ages: [Option] = []
+    var genres: [Option] = []
+    var streaming = false
+    var hasServices = false
+    var includeUnrated = false
+    /// "Cleo's limit applies: PG." when the ticked members or the form set one.
+    var limitNote: String?
     var title = "Movie night"
     var members: [Choice]
     var picks: [Pick]
@@ -52,6 +67,31 @@ struct NightPage: Sendable {
             note = report.picks.isEmpty ? "Nothing left to pick: they have watched everything they keep." : nil
         } else {
             note = all.isEmpty ? nil : "Tick who is watching, then Pick."
+        }
+    }
+
+    mutating func offer(
+        _ choices: NightChoices, genres seen: [String], certifications: [String], hasServices: Bool, applied: String?,
+        limits: [String: String]
+    ) {
+        minutes = choices.minutes.map(String.init) ?? ""
+        let wanted = Set(choices.genres.map(TitleKey.make))
+        genres =
+            [Option(value: "", label: "Any genre", selected: wanted.isEmpty)]
+            + seen.map { Option(value: $0, label: Shown.text($0), selected: wanted.contains(TitleKey.make($0))) }
+        let age = choices.age?.uppercased()
+        ages =
+            [Option(value: "", label: "The members' own", selected: age == nil)]
+            + certifications.map { Option(value: $0, label: Shown.text($0), selected: $0.uppercased() == age) }
+        streaming = choices.streaming
+        self.hasServices = hasServices
+        includeUnrated = choices.includeUnrated
+        if let applied {
+            let whose = limits.filter { $0.value.uppercased() == applied.uppercased() }.keys.sorted()
+            let by = whose.isEmpty ? "Tonight's" : MovieNight.names(whose.map { $0 + "'s" })
+            limitNote = Shown.text(
+                "Age limit: \(applied) (\(by)). Movies with no certification are "
+                    + (includeUnrated ? "included." : "left out."))
         }
     }
 }

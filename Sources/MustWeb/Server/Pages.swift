@@ -10,6 +10,8 @@ struct Pages: Sendable {
     var posters: PosterShelf { PosterShelf(databasePath: reader.store.path) }
     /// The zone the pages write times in (`serve.timeZone`).
     let zone: TimeZone
+    /// The family's region and services (`family.*`), for /night and the movie page.
+    var family = Config.Family()
     /// The window of the trends and sparklines, as `ratings` uses by default.
     static let window = "7d"
 
@@ -45,15 +47,18 @@ struct Pages: Sendable {
 
     func movie(_ key: MovieKey) async throws -> Response {
         let shelf = posters
-        let found: MovieReport? = try await reader.read { store in
+        let region = family.region
+        let found: (MovieReport, MovieTonight)? = try await reader.read { store in
             guard var movie = try store.movieReport(key) else { return nil }
             movie.posterPath = shelf.kept(movie.posterPath, size: .w342)
-            return movie
+            return (movie, try store.movieTonight(localId: movie.localId, region: region))
         }
-        guard let movie = found else {
+        guard let (movie, tonight) = found else {
             throw PageError.notFound("No movie on any list has this address.")
         }
-        return site.page(MoviePage(movie, time: time), template: "movie")
+        var page = MoviePage(movie, time: time)
+        page.tonight = TonightSection(tonight, region: region, remoteId: movie.remoteId)
+        return site.page(page, template: "movie")
     }
 
     func changes(since: String?) async throws -> Response {

@@ -39,7 +39,8 @@ enum Routes {
         router.get("/night") { request, _ in
             let query = request.uri.queryParameters
             return try await pages.night(
-                members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include")
+                members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include",
+                choices: try NightChoices(query))
         }
 
         router.get("/api/ratings") { request, _ in

@@ -29,10 +29,12 @@ public struct WebServer: Sendable {
     /// `timeZone` is the zone the pages write times in (`serve.timeZone`); the API keeps UTC.
     public init(
         store: Store, listen: ListenAddress, limits: Limits = Limits(), edits: WebEdits? = nil,
-        timeZone: TimeZone = .current, logger: Logger
+        timeZone: TimeZone = .current, family: Config.Family = Config.Family(), logger: Logger
     ) throws {
         self.edits = edits
-        self.pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: timeZone)
+        var pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: timeZone)
+        pages.family = family
+        self.pages = pages
         self.listen = listen
         self.limits = limits
         self.logger = logger

@@ -11,11 +11,20 @@ extension Templates {
         {{/members}}
         </fieldset>
         <label for="include-watched"><input type="checkbox" id="include-watched" name="watched" value="include"{{#includeWatched}} checked{{/includeWatched}}> Include movies someone has watched</label>
+        <fieldset class="tonight">
+        <legend>Tonight</legend>
+        <label for="minutes">At most (minutes)</label> <input id="minutes" name="minutes" type="number" min="1" max="10000" inputmode="numeric" value="{{minutes}}">
+        {{^empty(ages)}}<label for="age">Age limit</label> <select id="age" name="age">{{#ages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/ages}}</select>{{/empty(ages)}}
+        <label for="unrated"><input type="checkbox" id="unrated" name="unrated" value="include"{{#includeUnrated}} checked{{/includeUnrated}}> Include movies with no certification</label>
+        {{#hasServices}}<label for="streaming"><input type="checkbox" id="streaming" name="streaming" value="on"{{#streaming}} checked{{/streaming}}> Only on our services</label>{{/hasServices}}
+        <label for="genre">Genre</label> <select id="genre" name="genre">{{#genres}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/genres}}</select>
+        </fieldset>
         <p><button type="submit">Pick</button></p>
         </form>
         {{/empty(members)}}
         {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
         {{#heading}}<h2>{{heading}}</h2>{{/heading}}
+        {{#limitNote}}<p class="limit">{{limitNote}}</p>{{/limitNote}}
         {{^empty(picks)}}
         <ol class="picks">
         {{#picks}}
@@ -96,6 +105,7 @@ extension Templates {
         {{^empty(keepers)}}<ul class="keepers">{{#keepers}}<li><a href="{{href}}"><bdi>{{name}}</bdi></a> <span class="mark">{{mark}}</span></li>{{/keepers}}</ul>{{/empty(keepers)}}
         {{^keepers}}<p>Nobody keeps it any more.</p>{{/keepers}}
         </section>
+        {{#tonight}}{{>tonight}}{{/tonight}}
         <section aria-labelledby="history-heading">
         <h2 id="history-heading">How it moved</h2>
         {{#charts}}
