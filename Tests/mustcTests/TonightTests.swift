@@ -290,5 +290,10 @@ import Testing
         #expect(movie.body.contains("Streaming data from JustWatch, through TMDB."))
         #expect(movie.body.contains("https://www.themoviedb.org/movie/920002/watch?locale=US"))
         #expect(movie.body.contains("2 h · R · Horror"))
+        // Netflix arrives for Rough: /changes lists it beside the ratings.
+        tonight.stub.updateExtras(id: 920_002) { $0.offers["flatrate"] = [.disneyPlus, .netflix] }
+        #expect(try await tonight.mustc("fetch", "--force").status == 0)
+        let changes = try await HTTP.get(server.url + "changes?since=1d")
+        #expect(changes.body.contains("On our services") && changes.body.contains("now on Netflix"), "\(changes.body)")
     }
 }

@@ -7,11 +7,25 @@ struct ChangesPage: Sendable {
     var since: String
     var sinceValue: String
     var changes: [ChangeRow]
+    /// "Dune (2021) now on Netflix", "… left Disney Plus", newest first (issue 28).
+    var availability: [Availability]
+
+    struct Availability: Sendable {
+        var shown: String
+        var href: String?
+        var what: String
+        var at: String
+    }
 
     init(_ report: ChangesReport, since: String, time: TimeText) {
         self.since = time.time(report.since)
         sinceValue = Shown.text(since)
         changes = report.changes.map { ChangeRow($0, time: time) }
+        availability = report.availability.map { change in
+            Availability(
+                shown: Shown.text(change.shown), href: WebPath.movie(remoteId: change.remoteId, localId: nil),
+                what: Shown.text(change.what), at: time.time(change.at))
+        }
     }
 }
 

@@ -117,6 +117,7 @@ struct Pages: Sendable {
             throw PageError.badRequest(
                 "since=\(text) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20).")
         }
-        return (text, try await reader.read { try $0.changes(since: start) })
+        let services = family.services
+        return (text, try await reader.read { try $0.changes(since: start, services: services) })
     }
 }

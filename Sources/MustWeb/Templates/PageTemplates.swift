@@ -155,7 +155,8 @@ extension Templates {
         <form class="search" method="get" action="/changes"><label for="since">Since</label><span class="row"><input id="since" name="since" value="{{sinceValue}}" size="12"><button type="submit">Show</button></span></form>
         <p>Movies whose ratings changed since {{since}}, newest first.</p>
         {{^empty(changes)}}{{>changeRows}}{{/empty(changes)}}
-        {{^changes}}<p>No changes since {{since}}.</p>{{/changes}}
+        {{^changes}}<p>No rating changes since {{since}}.</p>{{/changes}}
+        {{^empty(availability)}}<h2>On our services</h2><ul class="moved">{{#availability}}<li>{{#href}}<a href="{{href}}"><bdi>{{shown}}</bdi></a>{{/href}}{{^href}}<bdi>{{shown}}</bdi>{{/href}} {{what}}, {{at}}</li>{{/availability}}</ul>{{/empty(availability)}}
         {{/main}}{{/layout}}
         """
 
