@@ -44,7 +44,7 @@ import Testing
         // Another region of the same answer: its own data, never the US's.
         let gb = try await extras("GB")
         #expect(gb.certification == .some("12"))
-        #expect(gb.providers?.contains { $0.name == "Local Service 1" } == true)
+        #expect(gb.providers?.contains { $0.name == "Local Service 4" } == true)
         #expect(gb.providers?.contains { $0.id == 337 } == false)
         // A region the answer lacks: known to have nothing.
         let none = try await extras("ZZ")

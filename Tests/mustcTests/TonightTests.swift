@@ -222,6 +222,7 @@ import Testing
         stub.updateExtras(id: 920_002) { $0.offers["flatrate"] = [.disneyPlus, .netflix] }
         let arrived = try await mustc("fetch", "--force", "--json")
         #expect(try arrived.json()["result"] as? String == "newData", "\(arrived.all)")
+        #expect(try arrived.json()["availability"] as? Int == 1 && arrived.json()["changed"] as? Int == 0)
         let input = try #require(
             try JSONSerialization.jsonObject(
                 with: Data(String(contentsOfFile: mustc.home.file("input.json"), encoding: .utf8).utf8))
