@@ -76,10 +76,11 @@ struct PickCommand: AsyncParsableCommand {
                     "there is no member \(names); see `mustc members`")
             }
             var filters = NightFilters(maxMinutes: maxMinutes, includeUnrated: includeUnrated, genres: genre)
+            // A member's limit set under another region needs this region's order too.
+            if ageLimit != nil || !library.ageLimits.isEmpty, library.certifications.isEmpty {
+                library.certifications = try await Certifications.order(global, config)
+            }
             if let ageLimit {
-                if library.certifications.isEmpty {
-                    library.certifications = try await Certifications.order(global, config)
-                }
                 filters.ageLimit = try Certifications.checked(
                     ageLimit, in: library.certifications, region: region, option: "--age-limit")
             }
