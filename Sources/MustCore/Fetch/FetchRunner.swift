@@ -23,6 +23,8 @@ public struct FetchReport: Sendable, Equatable {
     /// Movies due when the run started (every movie for a forced run), and movies in the library.
     public var due = 0
     public var total = 0
+    /// Posters downloaded, failed, refused and removed; they never change the result.
+    public var posters = PosterTally()
 }
 
 /// Runs one UpdateMovieOperation per due movie (every movie when forced), at most `maxConcurrentOperations` in
@@ -64,6 +66,8 @@ public struct FetchRunner: Sendable {
     public var logger: Logger
     public var now: @Sendable () -> Date
     public var random: @Sendable () -> Double
+    /// How each run downloads the answers' posters; nil downloads none.
+    public var posters: PosterDownloads.Setup?
 
     public init(
         store: Store, client: TMDBClient, settings: Settings, logger: Logger,
@@ -79,7 +83,7 @@ public struct FetchRunner: Sendable {
     }
 
     enum Event: Sendable {
-        case finished(StoredMovie, FetchOutcome, [MovieWrite])
+        case finished(StoredMovie, FetchOutcome, [MovieWrite], UpdateMovieOperation.PosterNote)
         case budgetExhausted
         /// Time to commit what is pending, even when no answer arrived.
         case flushTick
@@ -103,7 +107,8 @@ public struct FetchRunner: Sendable {
             summary.storeFailure = error.description
             return FetchReport(summary: summary, requests: 0, elapsed: 0, interrupted: false)
         }
-        var run = FetchRun(runner: self, scope: scope)
+        let downloads = posters?.start()
+        var run = FetchRun(runner: self, scope: scope, downloads: downloads)
         let plan = ExtrasPlan(
             region: settings.region, every: settings.availabilityEvery, force: force, now: scope.asOf)
         await withTaskGroup(of: Event.self) { group in
@@ -139,6 +144,10 @@ public struct FetchRunner: Sendable {
             group.cancelAll()
         }
         var report = await run.finish()
+        if let downloads {
+            let store = store
+            report.posters = await downloads.finish(inUse: { try? store.posterPathsInUse() })
+        }
         report.requests = (client.counter?.value ?? 0) - requestsBefore
         report.elapsed = (ContinuousClock.now - started).seconds
         report.interrupted = Task.isCancelled
@@ -161,8 +170,8 @@ public struct FetchRunner: Sendable {
     }
 
     private static func check(_ movie: StoredMovie, client: TMDBClient, plan: ExtrasPlan) async -> Event {
-        let (outcome, writes) = await UpdateMovieOperation(movie: movie, client: client, extras: plan).run()
-        return .finished(movie, outcome, writes)
+        let (outcome, writes, poster) = await UpdateMovieOperation(movie: movie, client: client, extras: plan).check()
+        return .finished(movie, outcome, writes, poster)
     }
 }
 
@@ -170,15 +179,17 @@ public struct FetchRunner: Sendable {
 struct FetchRun {
     let runner: FetchRunner
     let scope: FetchScope
+    let downloads: PosterDownloads?
     private(set) var summary = FetchSummary()
     private var pages: MoviePages
     private var writes: WriteBuffer
     private var seen = 0
     private var stopReason: SkipReason?
 
-    init(runner: FetchRunner, scope: FetchScope) {
+    init(runner: FetchRunner, scope: FetchScope, downloads: PosterDownloads? = nil) {
         self.runner = runner
         self.scope = scope
+        self.downloads = downloads
         let settings = runner.settings
         pages = MoviePages(store: runner.store, pageSize: settings.readPageSize, scope: scope)
         writes = WriteBuffer(
@@ -220,8 +231,16 @@ struct FetchRun {
         case .flushTick:
             writes.flushIfDue(now: runner.now())
             return nil
-        case .finished(let movie, let outcome, let movieWrites):
+        case .finished(let movie, let outcome, let movieWrites, let poster):
             summary.add(outcome)
+            // Handed over, not awaited: the downloads run apart and never hold up this movie's writes.
+            if let path = poster.path { downloads?.want(path) }
+            if poster.malformed {
+                downloads?.refused()
+                runner.logger.warning(
+                    "TMDB's poster_path for this movie is not a poster path; ignored",
+                    metadata: ["movie": "\(movie.id)", "remoteId": "\(movie.remoteId.map(String.init) ?? "-")"])
+            }
             let now = runner.now()
             for write in movieWrites { writes.append(write) }
             if let result = Self.checkResult(outcome) {

@@ -14,34 +14,58 @@ public struct UpdateMovieOperation: Sendable {
         self.extras = extras
     }
 
-    /// The outcome and the writes it asks for: the figures (or the recovery), then the extras when they were asked.
+    /// What TMDB's answer said of the poster, for the run's downloads: the path (nil when it named none, or one
+    /// `PosterPath` refused), and whether it named one refused: a malformed answer about this movie's poster,
+    /// which changes nothing about its figures.
+    public struct PosterNote: Sendable, Equatable {
+        public var path: String?
+        public var malformed = false
+
+        init(_ remote: RemoteMovie?) {
+            path = remote?.posterPath
+            malformed = remote?.posterPathMalformed ?? false
+        }
+    }
+
     public func run() async -> (FetchOutcome, [MovieWrite]) {
+        let (outcome, writes, _) = await check()
+        return (outcome, writes)
+    }
+
+    /// The outcome, the row changes (the figures or the recovery, then the extras when they were asked for), and
+    /// what the answer said of the poster.
+    public func check() async -> (FetchOutcome, [MovieWrite], PosterNote) {
         do {
             guard let remoteId = movie.remoteId else {
                 let (outcome, write) = try await resolve()
-                return (outcome, write.map { [$0] } ?? [])
+                var remote: RemoteMovie?
+                if case .resolved(_, let resolved)? = write { remote = resolved }
+                return (outcome, write.map { [$0] } ?? [], PosterNote(remote))
             }
             let region = extras.flatMap { $0.isDue(for: movie) ? $0.region : nil }
             let (remote, found) = try await client.details(id: remoteId, extrasRegion: region)
+            let (outcome, write) = compare(remote)
             let extrasWrite = region.map { MovieWrite.extras(movieId: movie.id, found ?? MovieExtras(), region: $0) }
-            if remote.sameRatings(
-                popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
-            {
-                // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
-                let poster = remote.posterPath.flatMap { path in
-                    path == movie.posterPath ? nil : MovieWrite.poster(movieId: movie.id, path: path)
-                }
-                let recovered = movie.fetchError == nil || poster != nil ? nil : MovieWrite.recovered(movieId: movie.id)
-                return (.unchanged, [poster ?? recovered, extrasWrite].compactMap { $0 })
-            }
-            return (.changed, [.ratings(movieId: movie.id, remote), extrasWrite].compactMap { $0 })
+            return (outcome, [write, extrasWrite].compactMap { $0 }, PosterNote(remote))
         } catch let error as TMDBError {
             let (outcome, write) = failed(FetchFailure(error))
-            return (outcome, write.map { [$0] } ?? [])
+            return (outcome, write.map { [$0] } ?? [], PosterNote(nil))
         } catch {
             // Only cancellation reaches here: the run was stopped or ran out of budget.
-            return (.skipped(.cancelled), [])
+            return (.skipped(.cancelled), [], PosterNote(nil))
         }
+    }
+
+    /// Details compared with what is stored.
+    private func compare(_ remote: RemoteMovie) -> (FetchOutcome, MovieWrite?) {
+        guard
+            remote.sameRatings(popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
+        else { return (.changed, .ratings(movieId: movie.id, remote)) }
+        // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
+        if let path = remote.posterPath, path != movie.posterPath {
+            return (.unchanged, .poster(movieId: movie.id, path: path))
+        }
+        return (.unchanged, movie.fetchError == nil ? nil : .recovered(movieId: movie.id))
     }
 
     /// Resolves only what names one movie: an exact title (and year) match, the most popular of remakes with the
