@@ -30,7 +30,7 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen", "timeZone"])
+            try serve.checkKeys(["listen", "timeZone", "hosts"])
             if let zone = try serve.string("timeZone") {
                 guard TimeZone(identifier: zone) != nil else {
                     throw .invalidValue(
@@ -38,6 +38,7 @@ struct ConfigFileReader {
                 }
                 config.serve.timeZone = zone
             }
+            config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
             if let listen = try serve.string("listen") {
                 guard let address = ListenAddress.parse(listen) else {
                     throw .invalidValue(source: path, key: "serve.listen", expected: ListenAddress.expected)
@@ -220,6 +221,21 @@ private struct Section {
             throw .invalidValue(source: path, key: prefix + key, expected: expected + ", not empty")
         }
         return arguments
+    }
+
+    /// Host names or addresses as a browser writes them in `Host`, without a port: "movies.example.org",
+    /// "192.168.1.20", "[fd00::1]".
+    func hostNames(_ key: String) throws(ConfigError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        let expected = "an array of host names or addresses without a port (for example [\"movies.example.org\"])"
+        guard case .array(let elements) = value else { throw mismatch(key, expected, value) }
+        var names: [String] = []
+        for element in elements {
+            guard case .string(let text) = element, let name = HostName.normalized(text)
+            else { throw .invalidValue(source: path, key: prefix + key, expected: expected) }
+            names.append(name)
+        }
+        return names
     }
 
     func url(_ key: String) throws(ConfigError) -> URL? {
