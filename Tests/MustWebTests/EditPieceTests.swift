@@ -36,15 +36,17 @@ import Testing
     }
 
     @Test func theFormsGoAtTheStartAndEndOfMain() {
-        let page = "<body>\n<main>\n<h1>Ann</h1>\n</main>\n</body>"
+        let page = "<body>\n<main id=\"main\" tabindex=\"-1\">\n<h1>Ann</h1>\n</main>\n</body>"
         let changed = PageInsert.$current.withValue(PageInsert(top: "<p>bar</p>", bottom: "<form></form>")) {
             PageInsert.apply(page)
         }
-        #expect(changed == "<body>\n<main>\n<p>bar</p><h1>Ann</h1>\n<form></form></main>\n</body>")
+        #expect(
+            changed
+                == "<body>\n<main id=\"main\" tabindex=\"-1\">\n<p>bar</p><h1>Ann</h1>\n<form></form></main>\n</body>")
         #expect(PageInsert.apply(page) == page)
     }
 
     @Test func aQueryValueKeepsItsAmpersandsAndPluses() {
-        #expect(WebEdits.queryEncoded("Fast & Furious + 1 (2009)") == "Fast%20%26%20Furious%20%2B%201%20%282009%29")
+        #expect(WebPath.queryEncoded("Fast & Furious + 1 (2009)") == "Fast%20%26%20Furious%20%2B%201%20%282009%29")
     }
 }
