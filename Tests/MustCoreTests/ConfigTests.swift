@@ -55,6 +55,18 @@ import Testing
         }
     }
 
+    @Test func serveTimeZoneIsAnIANANameAndABadOneNamesTheKey() throws {
+        #expect(try ConfigLoader(environment: [:]).load(explicitPath: write("{}")).serve.timeZone == nil)
+        let config = try ConfigLoader(environment: [:]).load(
+            explicitPath: write(#"{"serve": {"timeZone": "Europe/Berlin"}}"#))
+        #expect(config.serve.timeZone == "Europe/Berlin")
+        #expect {
+            try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"timeZone": "Mars/Olympus"}}"#))
+        } throws: { error in
+            "\(error)".contains("serve.timeZone")
+        }
+    }
+
     @Test func languageIsEnglishUnlessSet() throws {
         #expect(try ConfigLoader(environment: [:]).load(explicitPath: write("{}")).tmdb.language == "en-US")
         for language in ["fr-FR", "de", "pt-BR"] {
