@@ -39,6 +39,7 @@ import Testing
         #expect(config.tmdb.maxRequestsPerSecond == 35)
         #expect(config.tmdb.transport == .curl)
         #expect(config.serve.listen == ListenAddress(host: "127.0.0.1", port: 8080))
+        #expect(config.serve.timeZone == nil)
         // Empty strings in the example mean "unset", so the defaults apply.
         #expect(config.database == nil)
         #expect(config.tmdb.credentials == nil)

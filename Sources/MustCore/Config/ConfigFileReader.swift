@@ -31,7 +31,8 @@ struct ConfigFileReader {
         }
         if let serve = try section.object("serve") {
             try serve.checkKeys(["listen", "timeZone"])
-            if let zone = try serve.string("timeZone") {
+            // Empty is unset, as everywhere in the example: the system's zone.
+            if let zone = try serve.string("timeZone"), !zone.isEmpty {
                 guard TimeZone(identifier: zone) != nil else {
                     throw .invalidValue(
                         source: path, key: "serve.timeZone", expected: "a time zone name such as Europe/Berlin or UTC")
