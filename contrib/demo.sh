@@ -26,6 +26,8 @@ stub=$!
 for _ in $(seq 50); do [[ -s $demo/stub.url ]] && break; sleep 0.1; done
 
 export MUSTC_TMDB_BASE_URL=$(cat "$demo/stub.url") TMDB_API_KEY=stub-api-key MUSTC_DATABASE=$demo/mustc.sqlite
+# The stub's image host draws each movie's poster card: the page then shows posters from this machine.
+export MUSTC_TMDB_IMAGE_BASE_URL=${MUSTC_TMDB_BASE_URL%/3}/t/p/
 mustc() { echo "\$ mustc $*"; "$bin/mustc" "$1" --config config.example.json "${@:2}"; echo; }
 mustc add Alice "Amélie" "Spirited Away"
 mustc add Bob "AMELIE"

@@ -80,7 +80,7 @@ install_all() {
     local built
     built=$(swift build -c release --show-bin-path)/mustc
     install -D -m 755 "$built" "$binary"
-    say "installed $binary ($("$binary" --version))"
+    say "installed $binary ($("$binary" --version | head -n 1))"
     install -D -m 644 <("$binary" --generate-completion-script bash) "$bash_completion"
     install -D -m 644 <("$binary" --generate-completion-script zsh) "$zsh_completion"
     install -D -m 644 <("$binary" --generate-completion-script fish) "$fish_completion"

@@ -51,12 +51,13 @@ struct HTTPWire {
     }
 
     /// Writes status line, headers and body in one buffer, so Nagle never delays the tail.
-    func write(status: Int, headers: [(String, String)], body: Data, keepAlive: Bool) {
+    /// With `cutAt`, only that much of the body follows the head (which still names its whole length).
+    func write(status: Int, headers: [(String, String)], body: Data, keepAlive: Bool, cutAt: Int? = nil) {
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
         var bytes = Data(head.utf8)
-        bytes.append(body)
+        bytes.append(cutAt.map { body.prefix($0) } ?? body)
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

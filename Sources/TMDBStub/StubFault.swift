@@ -21,6 +21,10 @@ public enum StubFault: Sendable, Equatable {
     /// The normal answer with one top-level field set to this raw JSON, as answers recorded by others carry
     /// (`"popularity": "93.49"`) or a broken one would (`"popularity": "oops"`).
     case field(String, json: String)
+    /// 200 with an HTML page, as a captive portal or a misconfigured proxy answers.
+    case htmlPage
+    /// The normal answer's headers with its full Content-Length, then half its body, then the connection closes.
+    case truncatedBody
 }
 
 /// Which requests a fault applies to.
@@ -29,10 +33,14 @@ public enum StubRoute: Sendable, Equatable {
     case search
     case details(id: Int?)
     case find
+    /// The image host's `/t/p/{size}/{file}`.
+    case images
 
     func matches(path: String) -> Bool {
         switch self {
-        case .any: true
+        // The API's requests: the image host's are faulted only by `.images`.
+        case .any: !path.hasPrefix(StubPoster.prefix)
+        case .images: path.hasPrefix(StubPoster.prefix)
         case .search: path.hasSuffix("/search/movie")
         case .find: path.contains("/find/")
         case .details(nil): path.contains("/movie/") && !path.hasSuffix("/search/movie")

@@ -11,6 +11,9 @@ public struct StubMovie: Sendable, Equatable {
     public var releaseDate: String
     /// Details' `imdb_id`, and what `/find/{imdb id}` looks up; null for most stub movies, as for many real ones.
     public var imdbId: String?
+    /// `poster_path`: `/poster{id}.png` by default, an image the stub draws (`StubPoster`); nil sends null, and a
+    /// test may set anything else, as a hostile answer would.
+    public var posterPath: String?
 
     public init(
         id: Int, title: String, originalTitle: String? = nil, popularity: Double = 10, voteAverage: Double = 7,
@@ -24,6 +27,7 @@ public struct StubMovie: Sendable, Equatable {
         self.voteCount = voteCount
         self.releaseDate = releaseDate
         self.imdbId = imdbId
+        posterPath = "/poster\(id).png"
     }
 
     /// The fields a search result carries.
@@ -31,7 +35,7 @@ public struct StubMovie: Sendable, Equatable {
         [
             "adult": false, "backdrop_path": NSNull(), "genre_ids": [35, 10749], "id": id,
             "original_language": "en", "original_title": originalTitle, "overview": "An overview of \(title).",
-            "popularity": popularity, "poster_path": "/poster\(id).png", "release_date": releaseDate,
+            "popularity": popularity, "poster_path": posterPath ?? NSNull(), "release_date": releaseDate,
             "title": title, "video": false, "vote_average": voteAverage, "vote_count": voteCount,
         ]
     }

@@ -7,11 +7,25 @@ extension TMDBStubServer {
         var headers: [(String, String)] = [("Content-Type", "application/json;charset=utf-8")]
         var body: Data
         var delay: Double = 0
+        /// Send only this much of the body (with the full Content-Length), then close: a cut-off answer.
+        var cutAt: Int?
     }
 
     func respond(to head: HTTPWire.Head) -> Reply {
         let (path, query) = Self.split(head.target)
         if path.hasPrefix("/_stub/") { return locked { control(path, query) } }
+        // TMDB's image host is not its API: no key, no rate limit, counted apart.
+        // Its bodies (a card, or 50 MB of a fault) are made outside the lock, so the API's answers never wait on them.
+        if path.hasPrefix(StubPoster.prefix) {
+            let (fault, movie) = locked { () -> (StubFault?, StubMovie?) in
+                noteImage(RecordedRequest(path: path, query: query, headers: head.headers))
+                return (takeFault(for: path), StubPoster.parse(path).flatMap { movieUnlocked($0.id) })
+            }
+            let image = Self.image(path, movie: movie)
+            var reply = fault.map { Self.reply(for: $0, otherwise: image) } ?? image
+            reply.delay += latency
+            return reply
+        }
         var reply = locked { () -> Reply in
             note(RecordedRequest(path: path, query: query, headers: head.headers))
             if let limited = overLimit() { return limited }
@@ -152,6 +166,14 @@ extension TMDBStubServer {
             else { return normal }
             object[name] = value
             return Reply(status: normal.status, body: (try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+        case .htmlPage:
+            return Reply(
+                status: 200, headers: [("Content-Type", "text/html; charset=utf-8")],
+                body: Data("<!DOCTYPE html><html><head><title>Sign in</title></head><body>Wi-Fi</body></html>".utf8))
+        case .truncatedBody:
+            var reply = normal
+            reply.cutAt = normal.body.count / 2
+            return reply
         case .oversizedBody(let bytes):
             let padding = String(repeating: " ", count: max(bytes - 9, 0))
             return Reply(status: 200, body: Data("{\"id\": 1\(padding)}".utf8))

@@ -20,6 +20,8 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var searchIndex: [(suffix: String, id: Int, whole: Bool)]?
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
+    private var recordedImages: [RecordedRequest] = []
+    private(set) var imagesServed = 0
     private(set) var served = 0
     private(set) var rateLimitedCount = 0
     private var inFlight = 0
@@ -76,6 +78,11 @@ public final class TMDBStubServer: @unchecked Sendable {
     public func clearFaults() { locked { faults.removeAll() } }
 
     public var requests: [RecordedRequest] { locked { recorded } }
+    /// Requests to the image host (`/t/p/…`), apart from the API's: they are not in `requests` or `requestCount`.
+    public var imageRequests: [RecordedRequest] { locked { recordedImages } }
+    public var imageRequestCount: Int { locked { imagesServed } }
+    /// The image host's base URL, like `https://image.tmdb.org/t/p/`.
+    public var imageBaseURL: URL { URL(string: "http://127.0.0.1:\(port)\(StubPoster.prefix)")! }
     /// The most requests the stub was answering at one moment, since the start or the last reset.
     public var peakConcurrency: Int { locked { peakInFlight } }
     public func resetCounters() {
@@ -173,8 +180,10 @@ public final class TMDBStubServer: @unchecked Sendable {
             if reply.delay > 0 { pause(reply.delay) }
             locked { inFlight -= 1 }
             if locked({ stopped }) { break }
-            wire.write(status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive)
-            if !head.keepAlive { break }
+            wire.write(
+                status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive,
+                cutAt: reply.cutAt)
+            if !head.keepAlive || reply.cutAt != nil { break }
         }
         locked {
             _ = connections.remove(connection)
@@ -242,6 +251,11 @@ public final class TMDBStubServer: @unchecked Sendable {
 
     func authorized(query: [String: String], headers: [String: String]) -> Bool {
         query["api_key"] == apiKey || headers["authorization"] == "Bearer \(accessToken)"
+    }
+
+    func noteImage(_ request: RecordedRequest) {
+        imagesServed += 1
+        if recordsRequests { recordedImages.append(request) }
     }
 
     func note(_ request: RecordedRequest) {

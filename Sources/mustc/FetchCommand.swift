@@ -58,11 +58,23 @@ struct FetchCommand: AsyncParsableCommand {
                     + "or tmdb.apiKey or tmdb.accessToken in the config file")
         }
         client.counter = RequestCounter()
-        let runner = FetchRunner(
+        var runner = FetchRunner(
             store: store, client: client, settings: FetchRunner.Settings(config), logger: global.logger)
+        runner.posters = posterSetup(config, store: store)
         let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule))
         return BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+    }
+
+    /// Posters from the image host: libcurl on a loop of its own, apart from the API's connections and limiter.
+    private func posterSetup(_ config: Config, store: Store) -> PosterDownloads.Setup {
+        let settings = PosterDownloads.Settings(
+            maxBytes: config.posters.maxBytes, maxConcurrentDownloads: config.posters.maxConcurrentDownloads)
+        let transport = CurlTransport.make(maxConnections: settings.maxConcurrentDownloads)
+        let client = PosterClient(
+            imageBaseURL: config.tmdb.imageBaseURL, timeout: config.tmdb.requestTimeout, transport: transport)
+        return PosterDownloads.Setup(
+            shelf: PosterShelf(databasePath: store.path), client: client, settings: settings, logger: global.logger)
     }
 
     /// The `fetch.onNewData` hook, its program found now; nil when none is configured.

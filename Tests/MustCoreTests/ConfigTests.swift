@@ -40,9 +40,34 @@ import Testing
         #expect(config.tmdb.transport == .curl)
         #expect(config.serve.listen == ListenAddress(host: "127.0.0.1", port: 8080))
         #expect(config.serve.timeZone == nil)
+        #expect(config.posters == Config().posters && config.tmdb.imageBaseURL == Config().tmdb.imageBaseURL)
         // Empty strings in the example mean "unset", so the defaults apply.
         #expect(config.database == nil)
         #expect(config.tmdb.credentials == nil)
+    }
+
+    @Test func postersHaveTheirHostAndBoundAndBadValuesNameTheKey() throws {
+        let defaults = try ConfigLoader(environment: [:]).load(explicitPath: write("{}"))
+        #expect(defaults.tmdb.imageBaseURL.absoluteString == "https://image.tmdb.org/t/p/")
+        #expect(defaults.posters.maxBytes == 500_000_000 && defaults.posters.maxConcurrentDownloads == 4)
+        let set = try ConfigLoader(environment: ["MUSTC_TMDB_IMAGE_BASE_URL": "http://127.0.0.1:9/t/p/"]).load(
+            explicitPath: write(
+                #"{"tmdb": {"imageBaseURL": "https://img.example/t/p/"}, "posters": {"maxBytes": 5000000000}}"#))
+        #expect(set.tmdb.imageBaseURL.absoluteString == "http://127.0.0.1:9/t/p/", "the environment wins")
+        #expect(set.posters.maxBytes == 5_000_000_000)
+        for (bad, key) in [
+            (#"{"posters": {"maxBytes": -1}}"#, "posters.maxBytes"),
+            (#"{"posters": {"maxBytes": "1GB"}}"#, "posters.maxBytes"),
+            (#"{"posters": {"size": 1}}"#, "posters.size"),
+            (#"{"tmdb": {"imageBaseURL": "file:///etc"}}"#, "tmdb.imageBaseURL"),
+        ] {
+            #expect {
+                try ConfigLoader(environment: [:]).load(explicitPath: write(bad))
+            } throws: { "\($0)".contains(key) }
+        }
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader(environment: ["MUSTC_TMDB_IMAGE_BASE_URL": "elsewhere"]).load(explicitPath: write("{}"))
+        }
     }
 
     @Test func serveListenIsReadAndABadOneNamesTheKey() throws {

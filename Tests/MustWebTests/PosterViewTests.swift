@@ -41,6 +41,7 @@ import Testing
                     + #"width="120" height="180" alt="Poster of Amélie (2001)" loading="lazy""#))
         #expect(page.components(separatedBy: "<img").count == 2, "one image; the other movie has none")
         #expect(page.contains(#"<span class="poster placeholder" role="img" aria-label="Poster of &lt;img"#))
+        #expect(page.contains(#"data-title="&lt;img src=x onerror=alert(1)&gt; &quot;quoted&quot;"#))
         #expect(!page.contains("image.tmdb.org") && !page.contains("style="))
         #expect(page.contains("<footer><p>\(MustcVersion.tmdbNotice)</p></footer>"))
     }

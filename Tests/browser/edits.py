@@ -58,6 +58,7 @@ def start_stub():
     children.append(stub)
     base = stub.stdout.readline().strip()
     os.environ["MUSTC_TMDB_BASE_URL"] = base
+    os.environ["MUSTC_TMDB_IMAGE_BASE_URL"] = base[: -len("/3")] + "/t/p/"
     os.environ["TMDB_API_KEY"] = "stub-api-key"
     return stub
 

@@ -48,7 +48,9 @@ def visit(driver, url):
         "clientWidth": widths[1],
         "consoleErrors": errors,
         "h1": driver.find_element(By.TAG_NAME, "h1").get_attribute("textContent"),
-        "images": len(driver.find_elements(By.TAG_NAME, "img")),
+        # Posters are this server's own images; any other <img> would be markup that should have been text.
+        "images": len(driver.find_elements(By.CSS_SELECTOR, "img:not(.poster)")),
+        "posters": len(driver.find_elements(By.CSS_SELECTOR, "img.poster")),
         "scripts": len(driver.find_elements(By.TAG_NAME, "script")),
     }
 

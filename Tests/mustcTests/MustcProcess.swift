@@ -44,12 +44,17 @@ struct MustcBinary: Sendable {
     var environment: [String: String]
     var executable: URL = MustcBinary.url
 
-    init(stub: TMDBStubServer? = nil) {
+    /// - Parameter posters: fetch posters from the stub's image host; otherwise from a loopback port where nothing
+    ///   listens, so a test about something else writes no poster files (each fetch's few refused connections
+    ///   cost nothing), and no test ever reaches TMDB's image host.
+    init(stub: TMDBStubServer? = nil, posters: Bool = false) {
         home = TemporaryDirectory("mustc-e2e")
         environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.file("config"), "XDG_DATA_HOME": home.file("data"),
             "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
+        let images = posters ? stub?.imageBaseURL.absoluteString : nil
+        environment["MUSTC_TMDB_IMAGE_BASE_URL"] = images ?? "http://127.0.0.1:1/t/p/"
         if let stub {
             environment["MUSTC_TMDB_BASE_URL"] = stub.baseURL.absoluteString
             environment["TMDB_API_KEY"] = stub.apiKey

@@ -15,10 +15,11 @@ struct ServeProcess: Sendable {
     let running: Running
     let url: String
 
-    static func start(_ mustc: MustcBinary, arguments: [String] = ["--listen", "127.0.0.1:0"]) async throws
-        -> ServeProcess
-    {
-        let running = try mustc.start(["serve"] + arguments)
+    /// - Parameter prefix: what comes before `serve`: the binary's path when `mustc` runs setpriv.
+    static func start(
+        _ mustc: MustcBinary, arguments: [String] = ["--listen", "127.0.0.1:0"], prefix: [String] = []
+    ) async throws -> ServeProcess {
+        let running = try mustc.start(prefix + ["serve"] + arguments)
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let out = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
@@ -50,6 +51,8 @@ struct Page: Sendable {
     var status: Int
     var headers: [String: String]
     var body: String
+    /// The body's bytes, for an image.
+    var data = Data()
 
     func header(_ name: String) -> String? {
         headers.first { $0.key.lowercased() == name.lowercased() }?.value
@@ -72,6 +75,6 @@ enum HTTP {
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields { fields["\(name)"] = "\(value)" }
-        return Page(status: http.statusCode, headers: fields, body: String(decoding: data, as: UTF8.self))
+        return Page(status: http.statusCode, headers: fields, body: String(decoding: data, as: UTF8.self), data: data)
     }
 }

@@ -6,6 +6,8 @@ public struct Config: Sendable, Equatable {
         public var apiKey: String?
         public var accessToken: String?
         public var baseURL = URL(string: "https://api.themoviedb.org/3")!
+        /// TMDB's image host, not the API: posters come from `{imageBaseURL}{size}{poster_path}`, with no key.
+        public var imageBaseURL = URL(string: "https://image.tmdb.org/t/p/")!
         /// TMDB's `language` parameter: titles come in it ("fr-FR" gives "Le Parrain"). Always sent, so what a
         /// family reads does not depend on TMDB's default.
         public var language = "en-US"
@@ -44,6 +46,13 @@ public struct Config: Sendable, Equatable {
         public var timeZone: String?
     }
 
+    public struct Posters: Sendable, Equatable {
+        /// The posters directory's bound: unused posters go first, then those shown least recently. 0 keeps none.
+        public var maxBytes: Int64 = 500_000_000
+        /// Downloads at once, apart from the API's requests.
+        public var maxConcurrentDownloads = 4
+    }
+
     public struct Schedule: Sendable, Equatable {
         public var minimumInterval: TimeInterval = 15 * 60
         public var maximumInterval: TimeInterval = 24 * 3600
@@ -58,6 +67,7 @@ public struct Config: Sendable, Equatable {
     public var schedule = Schedule()
     public var history = History()
     public var serve = Serve()
+    public var posters = Posters()
 
     public init() {}
 }

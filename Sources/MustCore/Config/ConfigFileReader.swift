@@ -11,7 +11,7 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve"])
+        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters"])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {
@@ -47,16 +47,23 @@ struct ConfigFileReader {
             }
         }
         if let schedule = try section.object("schedule") { try apply(schedule: schedule, to: &config) }
+        if let posters = try section.object("posters") {
+            try posters.checkKeys(["maxBytes", "maxConcurrentDownloads"])
+            config.posters.maxBytes = try posters.byteCount("maxBytes") ?? config.posters.maxBytes
+            config.posters.maxConcurrentDownloads =
+                try posters.integer("maxConcurrentDownloads", minimum: 1) ?? config.posters.maxConcurrentDownloads
+        }
     }
 
     private func apply(tmdb: Section, to config: inout Config) throws(ConfigError) {
         try tmdb.checkKeys([
             "apiKey", "accessToken", "baseURL", "language", "requestTimeout", "maxRequestsPerSecond", "maxRetries",
-            "transport",
+            "transport", "imageBaseURL",
         ])
         config.tmdb.apiKey = try tmdb.string("apiKey") ?? config.tmdb.apiKey
         config.tmdb.accessToken = try tmdb.string("accessToken") ?? config.tmdb.accessToken
         config.tmdb.baseURL = try tmdb.url("baseURL") ?? config.tmdb.baseURL
+        config.tmdb.imageBaseURL = try tmdb.url("imageBaseURL") ?? config.tmdb.imageBaseURL
         config.tmdb.language = try tmdb.language("language") ?? config.tmdb.language
         config.tmdb.requestTimeout = try tmdb.duration("requestTimeout") ?? config.tmdb.requestTimeout
         config.tmdb.maxRequestsPerSecond =
@@ -185,6 +192,18 @@ private struct Section {
             throw .invalidValue(source: path, key: prefix + key, expected: "an http or https URL")
         }
         return url
+    }
+
+    /// A whole number of bytes, 0 or more: `integer` stops below 10^9, and a poster bound may be larger.
+    func byteCount(_ key: String) throws(ConfigError) -> Int64? {
+        guard let value = present(key) else { return nil }
+        guard case .number(let number) = value, number.rounded() == number, abs(number) < 1e15 else {
+            throw mismatch(key, "a whole number of bytes", value)
+        }
+        guard number >= 0 else {
+            throw .invalidValue(source: path, key: prefix + key, expected: "a whole number of bytes, 0 or more")
+        }
+        return Int64(number)
     }
 
     func positive(_ key: String) throws(ConfigError) -> Double? {

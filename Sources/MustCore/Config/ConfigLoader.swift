@@ -56,6 +56,13 @@ public struct ConfigLoader: Sendable {
             }
             config.tmdb.baseURL = url
         }
+        if let text = value("MUSTC_TMDB_IMAGE_BASE_URL") {
+            guard let url = HTTPURL.parse(text) else {
+                throw .invalidValue(
+                    source: "environment", key: "MUSTC_TMDB_IMAGE_BASE_URL", expected: "an http or https URL")
+            }
+            config.tmdb.imageBaseURL = url
+        }
         return config
     }
 }

@@ -23,6 +23,8 @@ public struct FetchReport: Sendable, Equatable {
     /// Movies due when the run started (every movie for a forced run), and movies in the library.
     public var due = 0
     public var total = 0
+    /// Posters downloaded, failed, refused and removed; they never change the result.
+    public var posters = PosterTally()
 }
 
 /// Runs one UpdateMovieOperation per due movie (every movie when forced), at most `maxConcurrentOperations` in
@@ -56,6 +58,8 @@ public struct FetchRunner: Sendable {
     public var logger: Logger
     public var now: @Sendable () -> Date
     public var random: @Sendable () -> Double
+    /// How each run downloads the answers' posters; nil downloads none.
+    public var posters: PosterDownloads.Setup?
 
     public init(
         store: Store, client: TMDBClient, settings: Settings, logger: Logger,
@@ -71,7 +75,7 @@ public struct FetchRunner: Sendable {
     }
 
     enum Event: Sendable {
-        case finished(StoredMovie, FetchOutcome, MovieWrite?)
+        case finished(StoredMovie, FetchOutcome, MovieWrite?, UpdateMovieOperation.PosterNote)
         case budgetExhausted
         /// Time to commit what is pending, even when no answer arrived.
         case flushTick
@@ -95,7 +99,8 @@ public struct FetchRunner: Sendable {
             summary.storeFailure = error.description
             return FetchReport(summary: summary, requests: 0, elapsed: 0, interrupted: false)
         }
-        var run = FetchRun(runner: self, scope: scope)
+        let downloads = posters?.start()
+        var run = FetchRun(runner: self, scope: scope, downloads: downloads)
         await withTaskGroup(of: Event.self) { group in
             let budget = settings.runBudget
             group.addTask {
@@ -129,6 +134,10 @@ public struct FetchRunner: Sendable {
             group.cancelAll()
         }
         var report = await run.finish()
+        if let downloads {
+            let store = store
+            report.posters = await downloads.finish(inUse: { try? store.posterPathsInUse() })
+        }
         report.requests = (client.counter?.value ?? 0) - requestsBefore
         report.elapsed = (ContinuousClock.now - started).seconds
         report.interrupted = Task.isCancelled
@@ -140,8 +149,8 @@ public struct FetchRunner: Sendable {
     }
 
     private static func check(_ movie: StoredMovie, client: TMDBClient) async -> Event {
-        let (outcome, write) = await UpdateMovieOperation(movie: movie, client: client).run()
-        return .finished(movie, outcome, write)
+        let (outcome, write, poster) = await UpdateMovieOperation(movie: movie, client: client).check()
+        return .finished(movie, outcome, write, poster)
     }
 }
 
@@ -149,15 +158,17 @@ public struct FetchRunner: Sendable {
 struct FetchRun {
     let runner: FetchRunner
     let scope: FetchScope
+    let downloads: PosterDownloads?
     private(set) var summary = FetchSummary()
     private var pages: MoviePages
     private var writes: WriteBuffer
     private var seen = 0
     private var stopReason: SkipReason?
 
-    init(runner: FetchRunner, scope: FetchScope) {
+    init(runner: FetchRunner, scope: FetchScope, downloads: PosterDownloads? = nil) {
         self.runner = runner
         self.scope = scope
+        self.downloads = downloads
         let settings = runner.settings
         pages = MoviePages(store: runner.store, pageSize: settings.readPageSize, scope: scope)
         writes = WriteBuffer(
@@ -199,8 +210,16 @@ struct FetchRun {
         case .flushTick:
             writes.flushIfDue(now: runner.now())
             return nil
-        case .finished(let movie, let outcome, let write):
+        case .finished(let movie, let outcome, let write, let poster):
             summary.add(outcome)
+            // Handed over, not awaited: the downloads run apart and never hold up this movie's writes.
+            if let path = poster.path { downloads?.want(path) }
+            if poster.malformed {
+                downloads?.refused()
+                runner.logger.warning(
+                    "TMDB's poster_path for this movie is not a poster path; ignored",
+                    metadata: ["movie": "\(movie.id)", "remoteId": "\(movie.remoteId.map(String.init) ?? "-")"])
+            }
             let now = runner.now()
             if let write { writes.append(write) }
             if let result = Self.checkResult(outcome) {

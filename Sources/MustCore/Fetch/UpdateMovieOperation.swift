@@ -11,26 +11,55 @@ public struct UpdateMovieOperation: Sendable {
         self.client = client
     }
 
+    /// What TMDB's answer said of the poster, for the run's downloads: the path (nil when it named none, or one
+    /// `PosterPath` refused), and whether it named one refused: a malformed answer about this movie's poster,
+    /// which changes nothing about its figures.
+    public struct PosterNote: Sendable, Equatable {
+        public var path: String?
+        public var malformed = false
+
+        init(_ remote: RemoteMovie?) {
+            path = remote?.posterPath
+            malformed = remote?.posterPathMalformed ?? false
+        }
+    }
+
     public func run() async -> (FetchOutcome, MovieWrite?) {
+        let (outcome, write, _) = await check()
+        return (outcome, write)
+    }
+
+    /// The outcome, the row change, and what the answer said of the poster.
+    public func check() async -> (FetchOutcome, MovieWrite?, PosterNote) {
         do {
-            guard let remoteId = movie.remoteId else { return try await resolve() }
-            let remote = try await client.details(id: remoteId)
-            if remote.sameRatings(
-                popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
-            {
-                // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
-                if let path = remote.posterPath, path != movie.posterPath {
-                    return (.unchanged, .poster(movieId: movie.id, path: path))
-                }
-                return (.unchanged, movie.fetchError == nil ? nil : .recovered(movieId: movie.id))
+            guard let remoteId = movie.remoteId else {
+                let (outcome, write) = try await resolve()
+                var remote: RemoteMovie?
+                if case .resolved(_, let resolved)? = write { remote = resolved }
+                return (outcome, write, PosterNote(remote))
             }
-            return (.changed, .ratings(movieId: movie.id, remote))
+            let remote = try await client.details(id: remoteId)
+            let (outcome, write) = compare(remote)
+            return (outcome, write, PosterNote(remote))
         } catch let error as TMDBError {
-            return failed(FetchFailure(error))
+            let (outcome, write) = failed(FetchFailure(error))
+            return (outcome, write, PosterNote(nil))
         } catch {
             // Only cancellation reaches here: the run was stopped or ran out of budget.
-            return (.skipped(.cancelled), nil)
+            return (.skipped(.cancelled), nil, PosterNote(nil))
         }
+    }
+
+    /// Details compared with what is stored.
+    private func compare(_ remote: RemoteMovie) -> (FetchOutcome, MovieWrite?) {
+        guard
+            remote.sameRatings(popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
+        else { return (.changed, .ratings(movieId: movie.id, remote)) }
+        // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
+        if let path = remote.posterPath, path != movie.posterPath {
+            return (.unchanged, .poster(movieId: movie.id, path: path))
+        }
+        return (.unchanged, movie.fetchError == nil ? nil : .recovered(movieId: movie.id))
     }
 
     /// Resolves only what names one movie: an exact title (and year) match, the most popular of remakes with the

@@ -2,7 +2,7 @@ import Foundation
 
 /// The `mustc fetch --json` contract:
 /// `{"result","movies","changed","unchanged","failed","nextFetchAt","interval"}` plus `skipped`, `requests`,
-/// `elapsed`, `due` and `total`. `interval` is the delay, in seconds, the scheduler chose before the next fetch;
+/// `elapsed`, `due`, `total` and `posters` (`{"downloaded","failed","malformed","removed"}`). `interval` is the delay, in seconds, the scheduler chose before the next fetch;
 /// `movies` counts the movies the run took on, `due` those due when it started (all of them when forced), and
 /// `total` the library; `due` and `total` are null when no run happened.
 public struct FetchRunReport: Sendable, Equatable, Encodable {
@@ -21,6 +21,8 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
     public var interval: TimeInterval?
     /// The first failure's reason, for the summary line; not part of the JSON.
     public var failure: String?
+    /// `posters`: `{"downloaded","failed","malformed","removed"}`, all 0 when no run happened.
+    public var posters = PosterTally()
 
     public init(_ decision: FetchDecision, lastInterval: TimeInterval?, now: Date) {
         switch decision {
@@ -44,12 +46,16 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
             nextFetchAt = schedule?.nextFetchAt
             interval = schedule.map { $0.nextFetchAt.timeIntervalSince(now).rounded() }
             failure = summary.storeFailure ?? summary.firstFailure
+            posters = report.posters
         }
     }
 
     private enum CodingKeys: String, CodingKey {
         case result, movies, changed, unchanged, failed, skipped, requests, elapsed, nextFetchAt, interval, due, total
+        case posters
     }
+
+    private enum PosterKeys: String, CodingKey { case downloaded, failed, malformed, removed }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -65,6 +71,20 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
         try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
         try container.encode(due, forKey: .due)
         try container.encode(total, forKey: .total)
+        var tally = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .posters)
+        try tally.encode(posters.downloaded, forKey: .downloaded)
+        try tally.encode(posters.failed, forKey: .failed)
+        try tally.encode(posters.malformed, forKey: .malformed)
+        try tally.encode(posters.removed, forKey: .removed)
+    }
+
+    /// " Posters: 3 downloaded, 1 failed." when the run did anything with posters.
+    var posterLine: String {
+        let parts = [
+            (posters.downloaded, "downloaded"), (posters.failed, "failed"), (posters.malformed, "refused"),
+            (posters.removed, "removed"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return parts.isEmpty ? "" : " Posters: " + parts.joined(separator: ", ") + "."
     }
 
     /// The one-line summary printed at the end of `mustc fetch`.
@@ -79,7 +99,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
             if skipped > 0 { counts += ", \(skipped) skipped" }
             let timing = String(format: "%d requests in %.1fs", requests, elapsed)
             let why = result == "failed" ? failure.map { " Cause: \($0)." } ?? "" : ""
-            return "\(result): \(counts); \(timing).\(why)\(next)"
+            return "\(result): \(counts); \(timing).\(posterLine)\(why)\(next)"
         }
     }
 }

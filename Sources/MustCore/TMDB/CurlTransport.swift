@@ -37,7 +37,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard body.count + bytes.count <= Self.maxBodyBytes else {
+        guard body.count + bytes.count <= request.maxBodyBytes ?? Self.maxBodyBytes else {
             bodyTooLarge = true
             return false
         }
@@ -68,7 +68,8 @@ final class CurlTransfer: @unchecked Sendable {
         } else if code == CURLE_OPERATION_TIMEDOUT {
             continuation.resume(throwing: TransportError.timedOut)
         } else if bodyTooLarge {
-            continuation.resume(throwing: TransportError.unreachable("response larger than 8 MB"))
+            let limit = (request.maxBodyBytes ?? Self.maxBodyBytes) >> 20
+            continuation.resume(throwing: TransportError.unreachable("response larger than \(limit) MB"))
         } else {
             // curl's own words ("Couldn't connect to server"); they never include the URL.
             continuation.resume(throwing: TransportError.unreachable(CurlLoop.describe(code)))

@@ -8,11 +8,15 @@ public struct HTTPRequest: Sendable {
     public var url: URL
     public var headers: [String: String]
     public var timeout: TimeInterval
+    /// A longer body ends the transfer (curl transport): a poster may not exceed 5 MB. nil: the transport's own
+    /// bound (8 MB).
+    public var maxBodyBytes: Int?
 
-    public init(url: URL, headers: [String: String] = [:], timeout: TimeInterval) {
+    public init(url: URL, headers: [String: String] = [:], timeout: TimeInterval, maxBodyBytes: Int? = nil) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
     }
 }
 

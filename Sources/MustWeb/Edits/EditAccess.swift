@@ -15,9 +15,12 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        // The stylesheet, the icon and the JSON are the same for everyone: no session read for them.
+        // The stylesheet, the icon, the JSON and the posters are the same for everyone: no session read for them,
+        // and a poster keeps its year of caching for a signed-in phone too.
         let path = request.uri.path
-        if path.hasPrefix("/static/") || path.hasPrefix("/api/") || path == "/favicon.ico" {
+        if path.hasPrefix("/static/") || path.hasPrefix("/api/") || path.hasPrefix("/posters/")
+            || path == "/favicon.ico"
+        {
             return try await next(request, context)
         }
         let viewer = try await edits.viewer(request)

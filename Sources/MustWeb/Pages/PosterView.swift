@@ -3,13 +3,14 @@
 //
 //   {{#poster}}{{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}}
 //     width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}
-//   {{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}"><span>{{title}}</span></span>
+//   {{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}" data-title="{{title}}"></span>
 //   {{/placeholder}}{{/poster}}
 //
 // - `src` and `srcset` always point at this server (`/posters/{size}/{file}`), never at TMDB's image host: the
 //   pages' CSP is `img-src 'self'`.
 // - `width` and `height` are the size drawn, set on the element so nothing jumps while posters load lazily.
-// - The placeholder is drawn by the stylesheet (`.poster.placeholder`, the same box), with the title in it.
+// - The placeholder is drawn by the stylesheet (`.poster.placeholder`, the same box), with the title in it as
+//   generated content (`attr(data-title)`), so the row's text holds the title once.
 // - A page model makes one with the poster path its row carries, after `PosterShelf.kept` (Pages does this on the
 //   reader's threads): a path whose file is not on disk yet shows the placeholder, never a broken image.
 import MustCore

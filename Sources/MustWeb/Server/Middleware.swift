@@ -62,7 +62,11 @@ struct Freshness<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard request.method == .get || request.method == .head, !request.uri.path.hasPrefix("/static/") else {
+        // Static files and posters have validators of their own making: neither changes with the database.
+        let path = request.uri.path
+        guard request.method == .get || request.method == .head, !path.hasPrefix("/static/"),
+            !path.hasPrefix("/posters/")
+        else {
             return try await next(request, context)
         }
         let stamp = reader.dataStamp()

@@ -50,6 +50,12 @@ enum Routes {
         }
         router.get("/api/status") { _, _ in try await pages.statusJSON() }
 
+        let posters = PosterFiles(shelf: pages.posters)
+        router.get("/posters/:size/:file") { _, context in
+            try await posters.response(
+                size: try context.parameters.require("size"), file: try context.parameters.require("file"))
+        }
+
         router.get("/static/site.css") { _, _ in Static.response(Stylesheet.css, type: "text/css; charset=utf-8") }
         router.get("/static/icon.svg") { _, _ in Static.response(Stylesheet.icon, type: "image/svg+xml") }
         router.get("/favicon.ico") { _, _ in Static.response(Stylesheet.icon, type: "image/svg+xml") }

@@ -114,6 +114,7 @@ enum Stylesheet {
         ol.picks li { margin: .5rem 0; }
         .why { color: var(--muted); font-size: .875rem; }
         .choice form { display: inline-block; margin: 0 .5rem .5rem 0; }
+        .poster.placeholder::after { content: attr(data-title); }
         @media (max-width: 40rem) {
           table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
           table.cards tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem; padding: .5rem 0;

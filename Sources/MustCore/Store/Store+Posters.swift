@@ -1,0 +1,11 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Every poster path a movie holds: the posters the bound keeps longest.
+    public func posterPathsInUse() throws(StoreError) -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT posterPath FROM movie WHERE posterPath IS NOT NULL"))
+        }
+    }
+}
