@@ -222,7 +222,8 @@ def main():
         try:
             result["edits"] = edits(driver, plan)
         except Exception as error:  # the page the edits stopped on, to say why
-            result["edits"] = {"error": repr(error)[:300], "url": driver.current_url,
+            result["edits"] = {"error": (repr(error) + " " + str(getattr(error, "msg", "") or ""))[:300],
+                               "url": driver.current_url,
                                "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
     finally:
         driver.quit()
