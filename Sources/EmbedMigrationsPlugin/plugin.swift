@@ -1,7 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds every `Migrations/NNNN_name.sql` into the library at build time, so the binary needs no bundle.
+/// Embeds every `Migrations/NNNN_name.sql`, and `Resources/common-passwords.txt` (the passwords the family's
+/// password may not be), into the library at build time, so the binary needs no bundle.
 @main
 struct EmbedMigrationsPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -9,11 +10,12 @@ struct EmbedMigrationsPlugin: BuildToolPlugin {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path())
             .filter { $0.hasSuffix(".sql") }
             .sorted()
-        let inputs = names.map { directory.appending(path: $0) }
+        let passwords = context.package.directoryURL.appending(path: "Resources/common-passwords.txt")
+        let inputs = names.map { directory.appending(path: $0) } + [passwords]
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(names.count) migrations",
+                displayName: "Embedding \(names.count) migrations and the common passwords",
                 executable: try context.tool(named: "EmbedMigrations").url,
                 arguments: [output.path()] + inputs.map { $0.path() },
                 inputFiles: inputs,

@@ -8,7 +8,8 @@ struct PasswordCommand: AsyncParsableCommand {
         abstract: "Set the family's password for edits from the page (mustc serve), or remove it.",
         discussion: """
             At a terminal it asks twice without showing what is typed; otherwise it reads one line from \
-            standard input. Only a bcrypt hash is stored. Setting a new password, or removing it, signs every \
+            standard input. A password on a list of 11,611 common ones, or a member's name, is refused. Only a \
+            bcrypt hash is stored. Setting a new password, or removing it, signs every \
             browser out. Without a password the page is read-only.
             """
     )
@@ -30,6 +31,11 @@ struct PasswordCommand: AsyncParsableCommand {
                 return
             }
             let password = try Self.readPassword()
+            do {
+                try FamilyPassword.checkStrength(password, memberNames: try store.members().map(\.name))
+            } catch {
+                throw Failure.usage("\(error); nothing was changed")
+            }
             let hash = FamilyPassword.hash(password)
             let (ended, had) = try store.replacePassword(hash: hash)
             print("The page's password is \(had ? "changed" : "set")\(Self.signedOut(ended)).")

@@ -40,6 +40,7 @@ import Testing
         #expect(config.tmdb.transport == .curl)
         #expect(config.serve.listen == ListenAddress(host: "127.0.0.1", port: 8080))
         #expect(config.serve.timeZone == nil)
+        #expect(config.serve.hosts.isEmpty)
         #expect(config.posters == Config().posters && config.tmdb.imageBaseURL == Config().tmdb.imageBaseURL)
         // Empty strings in the example mean "unset", so the defaults apply.
         #expect(config.database == nil)
@@ -90,6 +91,22 @@ import Testing
             try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"timeZone": "Mars/Olympus"}}"#))
         } throws: { error in
             "\(error)".contains("serve.timeZone")
+        }
+    }
+
+    /// Issue 29, item 3: the names the page answers to besides its own, normalized as `Host` is.
+    @Test func serveHostsAreReadAndABadOneNamesTheKey() throws {
+        let path = write(#"{"serve": {"hosts": ["Movies.Example.ORG.", "192.168.1.20", "[FD00::20]", "fd00::21"]}}"#)
+        let config = try ConfigLoader(environment: [:]).load(explicitPath: path)
+        #expect(config.serve.hosts == ["movies.example.org", "192.168.1.20", "fd00::20", "fd00::21"])
+        for bad in [#""movies.example.org""#, #"["a b"]"#, #"[8080]"#, #"["http://example.org"]"#] {
+            let path = write(#"{"serve": {"hosts": \#(bad)}}"#)
+            do {
+                _ = try ConfigLoader(environment: [:]).load(explicitPath: path)
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect("\(error)".contains("serve.hosts"), "\(bad): \(error)")
+            }
         }
     }
 

@@ -20,7 +20,8 @@ import Testing
 
     func runner(
         concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
-        notFoundRetry: TimeInterval = 7 * 86400, baseURL: URL? = nil, pageSize: Int = 500
+        notFoundRetry: TimeInterval = 7 * 86400, baseURL: URL? = nil, pageSize: Int = 500,
+        flushInterval: TimeInterval = 1
     ) -> FetchRunner {
         var config = Config()
         config.fetch.maxConcurrentOperations = concurrency
@@ -34,6 +35,7 @@ import Testing
             transport: stack.transport, executor: stack.executor, logger: quietLogger)
         var settings = FetchRunner.Settings(config)
         settings.readPageSize = pageSize
+        settings.flushInterval = flushInterval
         return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger)
     }
 
@@ -109,6 +111,26 @@ import Testing
         _ = await runner(concurrency: 3).run()
         #expect(stub.peakConcurrency <= 3)
         #expect(stub.peakConcurrency >= 2)
+    }
+
+    /// Issue 29, item 21: 4 requests in flight under a limit of 3, seen once under load. The cause was the run's
+    /// flush timer: each tick (every second) started one more movie without one having finished, so any run longer
+    /// than a second went one over the limit per tick. A tick every 10 ms makes every run that long.
+    @Test func concurrencyStaysBoundedAcrossFlushTicksTimeoutsAndRetries() async throws {
+        try await seeded()
+        stub.latency = 0.05
+        stub.resetCounters()
+        let ticking = await runner(concurrency: 3, flushInterval: 0.01).run()
+        #expect(ticking.summary.failed == 0)
+        #expect(stub.peakConcurrency <= 3, "peak \(stub.peakConcurrency) with a limit of 3")
+
+        // Timeouts and retries under the limit: every other answer is a 503, retried; a slow one times out.
+        stub.resetCounters()
+        stub.latency = 0.02
+        stub.inject(.serverError(status: 503), times: 10)
+        let retried = await runner(concurrency: 3, timeout: 2, flushInterval: 0.01).run()
+        #expect(retried.requests > 21)
+        #expect(stub.peakConcurrency <= 3, "peak \(stub.peakConcurrency) with a limit of 3")
     }
 
     @Test func rejectedCredentialsFailTheRunAndStopEarly() async throws {

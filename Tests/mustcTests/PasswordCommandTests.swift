@@ -63,6 +63,26 @@ import Testing
         #expect(try storedHash() == hash)
     }
 
+    /// Issue 29, item 5: a password on zxcvbn's list of common passwords (in any case), or a member's name (folded
+    /// as names are matched, spaces ignored), is refused with the reason; nothing is written.
+    @Test(arguments: [
+        ("password\n", "list of 11611 common passwords"), ("PassWord1\n", "list of 11611 common passwords"),
+        ("iloveyou\n", "common passwords"), ("wilhelminaoakes\n", "the name of the member \"Wilhelmina Oakes\""),
+        ("WILHELMINA ÖAKES\n", "the name of the member \"Wilhelmina Oakes\""),
+    ])
+    func aCommonPasswordOrAMembersNameIsRefusedAndSaysWhy(_ text: String, _ message: String) async throws {
+        #expect(try await mustc("add", "--no-lookup", "Wilhelmina Oakes", "Up").status == 0)
+        _ = try await password(stdin: "popcorn on sunday\n")
+        let hash = try storedHash()
+        let outcome = try await password(stdin: text)
+        #expect(outcome.status == 64, "\(outcome.all)")
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("nothing was changed"))
+        #expect(try storedHash() == hash)
+        // A name's letters with more around them are not the name.
+        #expect(try await password(stdin: "wilhelmina oakes at the movies\n").status == 0)
+    }
+
     /// At a terminal (a pty from script(1)) it asks twice, and refuses two different answers.
     func atTerminal(_ arguments: [String], typing input: String) async throws -> Outcome {
         let command = ([MustcBinary.url.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")

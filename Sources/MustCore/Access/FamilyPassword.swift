@@ -17,6 +17,10 @@ public enum FamilyPassword {
         case tooLong
         case controlCharacters
         case different
+        /// On the list of common passwords (Resources/common-passwords.txt).
+        case common
+        /// The name of a member, folded as names are matched.
+        case memberName(String)
 
         public var description: String {
             switch self {
@@ -24,6 +28,12 @@ public enum FamilyPassword {
             case .tooLong: "the password can be at most \(FamilyPassword.maxBytes) bytes (bcrypt reads no more)"
             case .controlCharacters: "the password cannot hold control characters such as tabs"
             case .different: "the two passwords differ"
+            case .common:
+                "that password is on a list of \(CommonPasswords.count.formatted(.number.grouping(.never))) common "
+                    + "passwords that guessers try first; choose a longer one of your own, such as four unrelated words"
+            case .memberName(let name):
+                "that password is the name of the member \"\(name)\", the first thing a guesser tries; choose "
+                    + "something that is no one's name"
             }
         }
     }
@@ -38,6 +48,16 @@ public enum FamilyPassword {
         return password
     }
 
+    /// Refuses a password a guesser would try first: one on the common list (compared in lower case, as the list
+    /// is written), or a member's name (folded as names are matched, spaces ignored). Only when setting one: a
+    /// password set before this check keeps working.
+    public static func checkStrength(_ password: String, memberNames: [String]) throws(Problem) {
+        if CommonPasswords.contains(password) { throw .common }
+        let key = { (text: String) in TitleKey.make(text).filter { !$0.isWhitespace } }
+        let typed = key(password)
+        if let name = memberNames.first(where: { key($0) == typed }) { throw .memberName(name) }
+    }
+
     public static func hash(_ password: String) -> String {
         Bcrypt.hash(password, cost: cost)
     }
@@ -47,4 +67,15 @@ public enum FamilyPassword {
         guard (try? validate(password)) != nil else { return false }
         return Bcrypt.verify(password, hash: hash)
     }
+}
+
+/// The passwords a family's password may not be: the 11,611 of at least 8 characters (shorter ones are refused for
+/// their length) among the 30,000 most frequent passwords in zxcvbn's frequency list (zxcvbn 4.5.0 on PyPI, MIT;
+/// Resources/common-passwords.LICENSE.txt), lower case, one a line. Embedded at build time; 109 KB in the binary.
+enum CommonPasswords {
+    private static let list: Set<Substring> = Set(embeddedCommonPasswords.split(separator: "\n"))
+
+    static var count: Int { list.count }
+
+    static func contains(_ password: String) -> Bool { list.contains(Substring(password.lowercased())) }
 }

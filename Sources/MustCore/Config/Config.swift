@@ -44,6 +44,10 @@ public struct Config: Sendable, Equatable {
         public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
         /// The zone the pages write times in (an IANA name such as "Europe/Berlin"); nil is the system's.
         public var timeZone: String?
+        /// More names the page answers to (besides its listen address, localhost, 127.0.0.1, [::1] and this
+        /// machine's names and addresses): a proxy's public name, a name in /etc/hosts. Any other `Host` gets 421,
+        /// so a website the family visits cannot read the lists through DNS rebinding.
+        public var hosts: [String] = []
     }
 
     public struct Posters: Sendable, Equatable {

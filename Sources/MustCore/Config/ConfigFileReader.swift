@@ -30,7 +30,8 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen", "timeZone"])
+            try serve.checkKeys(["listen", "hosts", "timeZone"])
+            config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
             // Empty is unset, as everywhere in the example: the system's zone.
             if let zone = try serve.string("timeZone"), !zone.isEmpty {
                 guard TimeZone(identifier: zone) != nil else {
@@ -184,6 +185,21 @@ private struct Section {
             throw .invalidValue(source: path, key: prefix + key, expected: expected + ", not empty")
         }
         return arguments
+    }
+
+    /// Host names or addresses as a browser writes them in `Host`, without a port: "movies.example.org",
+    /// "192.168.1.20", "[fd00::1]".
+    func hostNames(_ key: String) throws(ConfigError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        let expected = "an array of host names or addresses without a port (for example [\"movies.example.org\"])"
+        guard case .array(let elements) = value else { throw mismatch(key, expected, value) }
+        var names: [String] = []
+        for element in elements {
+            guard case .string(let text) = element, let name = HostName.normalized(text)
+            else { throw .invalidValue(source: path, key: prefix + key, expected: expected) }
+            names.append(name)
+        }
+        return names
     }
 
     func url(_ key: String) throws(ConfigError) -> URL? {

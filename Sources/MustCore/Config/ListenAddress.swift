@@ -31,10 +31,8 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         return ListenAddress(host: host, port: port)
     }
 
-    /// Only this machine can connect: 127.0.0.0/8, ::1 or localhost.
-    public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    /// Only this machine can connect: 127.0.0.0/8, ::1, localhost, or 127.0.0.0/8 mapped into IPv6.
+    public var isLoopback: Bool { HostName.isLoopback(host) }
 
     /// "127.0.0.1:8080", or "[::1]:8080".
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

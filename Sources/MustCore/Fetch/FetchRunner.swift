@@ -125,7 +125,9 @@ public struct FetchRunner: Sendable {
                 if let reason = run.record(event) ?? (Task.isCancelled ? .cancelled : nil) {
                     run.stop(Task.isCancelled ? .cancelled : reason, group: &group)
                 }
-                if let movie = run.nextDue() {
+                // Only in a free slot: a flush tick or the budget timer frees none (issue 29: each tick used to start
+                // one movie more, 4 in flight under a limit of 3 in any run longer than a tick).
+                if inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
                     group.addTask { await Self.check(movie, client: client) }
                     inFlight += 1
                 }

@@ -10,12 +10,14 @@ extension StatusReport {
             outcome += status < 0 ? " (killed by signal \(-status))" : " (exit status \(status))"
         }
         let elapsed = RatingsReport.oneDecimal(hook.elapsed)
+        // The page leaves out the program: its path names a file on the server, and its arguments were never shown.
+        let program = showsHookDetails ? " " + hook.program : ""
         var lines = [
             "",
-            "newData hook \(hook.program): \(outcome) at \(ISO8601.string(hook.startedAt)), \(elapsed)s, "
+            "newData hook\(program): \(outcome) at \(ISO8601.string(hook.startedAt)), \(elapsed)s, "
                 + "\(hook.changes) movie\(hook.changes == 1 ? "" : "s") in its input.",
         ]
-        if !hook.stderrTail.isEmpty {
+        if showsHookDetails, !hook.stderrTail.isEmpty {
             lines.append(
                 "  stderr: " + hook.stderrTail.split(separator: "\n").suffix(5).joined(separator: "\n          "))
         }
@@ -37,5 +39,33 @@ extension HookRecord: Encodable {
         try container.encode(outcome.rawValue, forKey: .outcome)
         try container.encode(exitStatus, forKey: .exitStatus)
         try container.encode(stderrTail, forKey: .stderrTail)
+    }
+}
+
+extension HookRecord {
+    /// What the page and `/api/status` say of the hook: the record without `program` and `stderrTail`.
+    struct Outline: Encodable {
+        var startedAt: String
+        var elapsed: Double
+        var changes: Int
+        var outcome: String
+        var exitStatus: Int32?
+
+        init(_ hook: HookRecord) {
+            startedAt = ISO8601.string(hook.startedAt)
+            elapsed = (hook.elapsed * 1000).rounded() / 1000
+            (changes, outcome, exitStatus) = (hook.changes, hook.outcome.rawValue, hook.exitStatus)
+        }
+
+        private enum CodingKeys: String, CodingKey { case startedAt, elapsed, changes, outcome, exitStatus }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(startedAt, forKey: .startedAt)
+            try container.encode(elapsed, forKey: .elapsed)
+            try container.encode(changes, forKey: .changes)
+            try container.encode(outcome, forKey: .outcome)
+            try container.encode(exitStatus, forKey: .exitStatus)
+        }
     }
 }

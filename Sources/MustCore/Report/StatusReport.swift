@@ -17,6 +17,10 @@ public struct StatusReport: Sendable, Encodable {
     public var needsChoice: [MovieNeedingChoice] = []
     /// What the newData hook did last time it ran (StatusReport+Hook.swift).
     public var hook: HookRecord?
+    /// False on the page and in `/api/status`: anyone who can reach the page may read them, and the hook's program
+    /// path and the end of its error output can hold anything the hook printed. Only whether it ran and how it
+    /// ended are shown there; `mustc status` at the terminal keeps both.
+    public var showsHookDetails = true
 
     public init(
         schedule: ScheduleState?, runs: [FetchRunRecord], failing: [FailingMovie], unresolved: [String],
@@ -52,7 +56,18 @@ public struct StatusReport: Sendable, Encodable {
         try container.encode(unresolved, forKey: .unresolved)
         try container.encode(checks, forKey: .checks)
         try container.encode(needsChoice, forKey: .needsChoice)
-        try container.encode(hook, forKey: .hook)
+        if showsHookDetails {
+            try container.encode(hook, forKey: .hook)
+        } else {
+            try container.encode(hook.map(HookRecord.Outline.init), forKey: .hook)
+        }
+    }
+
+    /// The report as the page shows it: without the hook's program and output.
+    public var forPage: StatusReport {
+        var report = self
+        report.showsHookDetails = false
+        return report
     }
 
     /// The human-readable form.

@@ -136,8 +136,16 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
             }
             guard let taken else { return }
             for job in taken.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            taken.submitted.forEach(start)
+            // Cancelled transfers leave the multi handle before new ones join it, so a retry or the next movie
+            // never shares a turn with the transfer it replaces; one cancelled in the turn it came is never started.
             taken.cancelled.forEach(cancel)
+            for transfer in taken.submitted {
+                if taken.cancelled.contains(transfer.id) {
+                    transfer.continuation.resume(throwing: CancellationError())
+                } else {
+                    start(transfer)
+                }
+            }
             var running: Int32 = 0
             let performed = curl_multi_perform(multi, &running)
             if performed != CURLM_OK { failAll("libcurl failed (\(Self.describe(performed)))") }

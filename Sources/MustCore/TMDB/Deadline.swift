@@ -101,8 +101,10 @@ private final class Outcome<T: Sendable>: Sendable {
             defer { state.continuation = nil }
             return (state.continuation, state.task)
         }
-        continuation?.resume(with: result)
+        // Cancelled before the caller resumes: the transport hears of it (CurlLoop queues the transfer's removal)
+        // before the caller can start its next request, so a timed-out transfer never overlaps the next one.
         task?.cancel()
+        continuation?.resume(with: result)
     }
 }
 

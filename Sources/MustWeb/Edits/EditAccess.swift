@@ -165,7 +165,7 @@ extension WebEdits {
     func insert(for path: String, token: SessionToken, pages: EditPages) async throws -> PageInsert {
         let csrf = token.csrfToken
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            .map { String($0).removingPercentEncoding ?? "" }
+            .map { WebPath.name(segment: $0) ?? "" }
         func top(_ notice: Bool) -> String {
             let shown = notice ? NoticeModel(notices.withLock { $0.take(for: token.hash) }) : nil
             return pages.render(BarModel(csrf: csrf, notice: shown), "signedInTop")

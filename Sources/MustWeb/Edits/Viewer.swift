@@ -83,10 +83,10 @@ extension WebEdits {
     }
 
     /// The address sign-in attempts are counted by: the peer's, or behind a proxy on this machine (the peer is
-    /// loopback), the address the proxy appended last to `X-Forwarded-For`.
+    /// loopback, ::ffff:127.0.0.1 included), the address the proxy appended last to `X-Forwarded-For`.
     static func clientAddress(_ request: Request, context: PageContext) -> String {
         let peer = context.remoteAddress?.ipAddress ?? "unknown"
-        guard peer == "127.0.0.1" || peer == "::1",
+        guard HostName.isLoopback(peer),
             let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").last?
                 .trimmingCharacters(in: .whitespaces),
             !forwarded.isEmpty, forwarded.count <= 64

@@ -7,8 +7,20 @@ enum WebPath {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    static func member(_ name: String) -> String {
-        "/members/" + (name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+    static func member(_ name: String) -> String { "/members/" + segment(name) }
+
+    /// A name as one path segment. A browser folds the dot segments `.` and `..` out of a link, escaped (`%2E`) or
+    /// not (the WHATWG URL standard reads `%2e` as a dot), so the names `.` and `..` are written `~.` and `~..`,
+    /// which `PageContext.decoded` reads back; a `~` of a name is escaped there, so no other name looks like them.
+    static func segment(_ name: String) -> String {
+        if name == "." || name == ".." { return "~" + name }
+        let escaped = name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        return escaped == "~." || escaped == "~.." ? "%7E" + escaped.dropFirst() : escaped
+    }
+
+    /// The name a segment written by `segment` stands for; nil for a malformed %-escape.
+    static func name(segment: some StringProtocol) -> String? {
+        segment == "~." || segment == "~.." ? String(segment.dropFirst()) : segment.removingPercentEncoding
     }
 
     /// A movie by its TMDB id; one without an id by its row id, under `/movies/local/`.

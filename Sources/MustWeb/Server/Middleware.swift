@@ -28,6 +28,7 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 /// text names the database path, so it goes to the log, not to the page.
 struct ErrorPages<Context: RequestContext>: RouterMiddleware {
     let site: Site
+    let known: KnownRoutes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -36,11 +37,17 @@ struct ErrorPages<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as PageError {
             return site.errorPage(error)
-        } catch let error as HTTPError where error.status == .notFound {
-            return site.errorPage(.notFound("There is no page at this address."))
-        } catch let error as HTTPError where error.status == .methodNotAllowed {
-            return site.errorPage(
-                PageError(status: .methodNotAllowed, heading: "Not allowed", message: "These pages only read."))
+        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
+            // The router says 404 for a known path asked with another method: that is a 405, with what it takes.
+            guard let allowed = known.allowed(for: request.uri.path) else {
+                return site.errorPage(.notFound("There is no page at this address."))
+            }
+            var response = site.errorPage(
+                PageError(
+                    status: .methodNotAllowed, heading: "Not allowed",
+                    message: "This address takes \(allowed), not \(request.method.rawValue)."))
+            response.headers[.allow] = allowed
+            return response
         } catch let error as StoreError {
             context.logger.error("read failed", metadata: ["error": "\(error)"])
             return site.errorPage(
@@ -48,6 +55,17 @@ struct ErrorPages<Context: RequestContext>: RouterMiddleware {
                     status: .serviceUnavailable, heading: "Try again",
                     message: "The database could not be read just now; reload in a moment."))
         }
+    }
+}
+
+/// A HEAD request's answer without its body, whatever made it (a page, an error page): `Content-Length` stays the
+/// GET's.
+struct HeadWithoutBody<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let response = try await next(request, context)
+        return request.method == .head ? response.createHeadResponse() : response
     }
 }
 

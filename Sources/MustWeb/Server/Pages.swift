@@ -64,7 +64,7 @@ struct Pages: Sendable {
     func status() async throws -> Response {
         let time = time
         let report = try await reader.read { try $0.status(now: time.now, runs: 10) }
-        let page = StatusPage(report, time: time, editing: Viewer.current.session != nil)
+        let page = StatusPage(report.forPage, time: time, editing: Viewer.current.session != nil)
         return site.page(page, template: "status")
     }
 
@@ -96,8 +96,8 @@ struct Pages: Sendable {
 
     func statusJSON() async throws -> Response {
         let now = Date()
-        // `mustc status --json` shows the last 10 runs.
-        return Site.json(ReportRenderer.json(try await reader.read { try $0.status(now: now, runs: 10) }))
+        // `mustc status --json` shows the last 10 runs; the page's copy leaves out the hook's program and output.
+        return Site.json(ReportRenderer.json(try await reader.read { try $0.status(now: now, runs: 10) }.forPage))
     }
 
     /// `ratings`' report with its default 7-day trend window.

@@ -5,9 +5,12 @@ import MustCore
 /// Every address the server answers, in one place. Pages and JSON are GET only; a later form adds its POST routes
 /// here, beside the pages they belong to.
 enum Routes {
-    static func register(on router: Router<PageContext>, pages: Pages, edits: WebEdits?) throws {
+    static func register(on router: Router<PageContext>, pages: Pages, edits: WebEdits?, hosts: AllowedHosts) throws {
+        let known = KnownRoutes()
+        router.add(middleware: HeadWithoutBody())
         router.add(middleware: SecurityHeaders())
-        router.add(middleware: ErrorPages(site: pages.site))
+        router.add(middleware: ErrorPages(site: pages.site, known: known))
+        router.add(middleware: RequestChecks(hosts: hosts))
         if let edits { try EditRoutes.register(on: router, edits: edits) }
         router.add(middleware: Freshness(reader: pages.reader, cache: PageCache()))
 
@@ -59,14 +62,16 @@ enum Routes {
         router.get("/static/site.css") { _, _ in Static.response(Stylesheet.css, type: "text/css; charset=utf-8") }
         router.get("/static/icon.svg") { _, _ in Static.response(Stylesheet.icon, type: "image/svg+xml") }
         router.get("/favicon.ico") { _, _ in Static.response(Stylesheet.icon, type: "image/svg+xml") }
+        // Last: every route is in.
+        known.record(router.routes.map { (path: $0.path.description, method: $0.method) })
     }
 }
 
 extension PageContext {
-    /// A path parameter, percent-decoded once; a malformed escape is a 400.
+    /// A path parameter, percent-decoded once; a malformed escape is a 400. `~.` and `~..` are the names `.` and
+    /// `..` (see `WebPath.segment`).
     func decoded(_ name: String) throws -> String {
-        let raw = try parameters.require(name)
-        guard let text = raw.removingPercentEncoding else {
+        guard let text = WebPath.name(segment: try parameters.require(name)) else {
             throw PageError.badRequest("The address has a malformed %-escape.")
         }
         return text

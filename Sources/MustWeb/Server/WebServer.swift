@@ -11,7 +11,8 @@ public struct WebServer: Sendable {
     public struct Limits: Sendable {
         /// Open connections beyond this wait in the listen backlog until one closes.
         public var maxConnections = 1024
-        /// A request's head must arrive within this long of the connection opening, or of the last response.
+        /// A request's head must arrive within this long of the connection opening, or of the last response; its
+        /// body within this long of its head.
         public var headerTime: Duration = .seconds(10)
         /// Request headers, all of them together; a request has no body the pages read.
         public var maxHeaderBytes = 16 * 1024
@@ -25,13 +26,16 @@ public struct WebServer: Sendable {
     let logger: Logger
     /// Sign-in and the edit forms; nil keeps the page read-only.
     let edits: WebEdits?
+    /// `serve.hosts`: names the page answers to besides its own (see `AllowedHosts`).
+    let hosts: [String]
 
     /// `timeZone` is the zone the pages write times in (`serve.timeZone`); the API keeps UTC.
     public init(
-        store: Store, listen: ListenAddress, limits: Limits = Limits(), edits: WebEdits? = nil,
+        store: Store, listen: ListenAddress, hosts: [String] = [], limits: Limits = Limits(), edits: WebEdits? = nil,
         timeZone: TimeZone = .current, logger: Logger
     ) throws {
         self.edits = edits
+        self.hosts = hosts
         self.pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: timeZone)
         self.listen = listen
         self.limits = limits
@@ -40,8 +44,9 @@ public struct WebServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the URL once the socket is bound (port 0 resolved).
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
-        let router = Router(context: PageContext.self)
-        try Routes.register(on: router, pages: pages, edits: edits)
+        // HEAD is answered as GET without the body (Hummingbird's own HEAD endpoints keep the GET's length).
+        let router = Router(context: PageContext.self, options: .autoGenerateHeadEndpoints)
+        try Routes.register(on: router, pages: pages, edits: edits, hosts: AllowedHosts(listen: listen, extra: hosts))
         let limits = limits
         let host = listen.host
         let app = Application(
