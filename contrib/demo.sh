@@ -1,38 +1,128 @@
 #!/usr/bin/env bash
-# Sets mustc up on a fresh Debian machine and shows it working against a local TMDB-compatible stub:
-# installs the C libraries if missing, builds, then runs add, ratings, fetch and status with config.example.json.
+# Sets mustc up on a fresh Debian machine and shows it working against a local TMDB-compatible stub (tmdb-stub,
+# no key and no network needed): installs the build's packages (contrib/packages/debian.txt), builds, then gives
+# a family of four their lists and shows the commands.
+#   contrib/demo.sh                     the commands
+#   contrib/demo.sh --serve             then the family's page on a free port, until Ctrl-C
+#   contrib/demo.sh --screenshots DIR   then the page at phone (360 px) and desktop (1280 px) width, taken by
+#                                       headless Chromium into DIR (the README's pictures: docs/screenshots)
+# MUSTC_DEMO_BIN_DIR=DIR uses the mustc and tmdb-stub already built in DIR: no install, no build (the README's
+# tests run the demo so, from inside `swift test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-for package in libsqlite3-dev libcurl4-openssl-dev zlib1g-dev; do
-    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
-done
-if ((${#missing[@]})); then
-    sudo=""
-    [[ $(id -u) == 0 ]] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+mode=commands
+case "${1:-}" in
+"") ;;
+--serve) mode=serve ;;
+--screenshots)
+    mode=screenshots
+    shots=$(realpath -m "${2:?--screenshots needs a directory}")
+    ;;
+*)
+    echo "usage: contrib/demo.sh [--serve | --screenshots DIR]" >&2
+    exit 64
+    ;;
+esac
+
+if [[ -n ${MUSTC_DEMO_BIN_DIR:-} ]]; then
+    bin=$MUSTC_DEMO_BIN_DIR
+else
+    sets=(build)
+    [[ $mode == screenshots ]] && sets+=(browser)
+    contrib/packages/debian.sh "${sets[@]}"
+    swift build --product mustc
+    swift build --product tmdb-stub
+    bin=$(swift build --show-bin-path)
 fi
 
-swift build --product mustc
-swift build --product tmdb-stub
-bin=$(swift build --show-bin-path)
-
 demo=$(mktemp -d)
-trap 'kill "$stub" 2>/dev/null || true; rm -rf "$demo"' EXIT
+stub="" serve=""
+stop() {
+    for child in $serve $stub; do
+        kill "$child" 2>/dev/null || true
+        wait "$child" 2>/dev/null || true
+    done
+    rm -rf "$demo"
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 "$bin/tmdb-stub" --port 0 >"$demo/stub.url" &
 stub=$!
-for _ in $(seq 50); do [[ -s $demo/stub.url ]] && break; sleep 0.1; done
+for _ in $(seq 100); do [[ -s $demo/stub.url ]] && break; sleep 0.1; done
+stub_url=$(cat "$demo/stub.url")
 
-export MUSTC_TMDB_BASE_URL=$(cat "$demo/stub.url") TMDB_API_KEY=stub-api-key MUSTC_DATABASE=$demo/mustc.sqlite
-# The stub's image host draws each movie's poster card: the page then shows posters from this machine.
-export MUSTC_TMDB_IMAGE_BASE_URL=${MUSTC_TMDB_BASE_URL%/3}/t/p/
-mustc() { echo "\$ mustc $*"; "$bin/mustc" "$1" --config config.example.json "${@:2}"; echo; }
-mustc add Alice "Amélie" "Spirited Away"
-mustc add Bob "AMELIE"
-mustc add bob "amélie"
-mustc ratings
-mustc ratings --format json
+export MUSTC_CONFIG=$PWD/config.example.json MUSTC_DATABASE=$demo/mustc.sqlite
+export MUSTC_TMDB_BASE_URL=$stub_url TMDB_API_KEY=stub-api-key
+# The stub's image host draws each movie's poster card (once mustc fetches posters): the page shows them.
+export MUSTC_TMDB_IMAGE_BASE_URL=${stub_url%/3}/t/p/
+mustc() {
+    local shown=(mustc) argument
+    for argument; do
+        if [[ $argument =~ ^[A-Za-z0-9_./:=@+-]+$ ]]; then shown+=("$argument"); else shown+=("\"$argument\""); fi
+    done
+    echo "\$ ${shown[*]}"
+    "$bin/mustc" "$@"
+    echo
+}
+
+# The stub's own control address (not TMDB's): a vote more, or popularity moved, so the next fetch finds changes.
+touch_movies() {
+    local port=${stub_url#http://127.0.0.1:}
+    port=${port%%/*}
+    exec 3<>"/dev/tcp/127.0.0.1/$port"
+    printf 'GET /_stub/touch?%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" >&3
+    cat <&3 >/dev/null
+    exec 3<&-
+}
+
+mustc add Claire "Amélie" "Spirited Away" "Dune (2021)" "The Lion King (1994)"
+mustc add Daniel "AMELIE" "Dune" "The Fast and the Furious"
+mustc add Sofia "My Neighbor Totoro" "Spirited Away" "Up"
+mustc add Leo "Up" "The Lion King" "tmdb:9799"
+mustc watched Claire "Amélie" --on 2024-02-14 --rating 9
+mustc watched Daniel "Dune (2021)" --rating 4.5/5
+mustc members
+mustc ratings --member Claire
+touch_movies "ids=14160,438631&field=voteAverage"
+touch_movies "ids=129,8392&field=popularity"
 mustc fetch --force
+touch_movies "ids=14160&field=voteAverage"
+touch_movies "ids=8587,194"
+mustc fetch --force
+mustc changes --since 1d
+mustc pick Claire Daniel Sofia Leo --count 3
 mustc status
+mustc export --member Sofia
+
+[[ $mode == commands ]] && exit 0
+
+# The page: the family's password lets a browser sign in at /signin and edit the lists.
+password=popcorn-on-friday
+"$bin/mustc" password <<<"$password" >/dev/null
+"$bin/mustc" serve --listen 127.0.0.1:0 >"$demo/serve.out" &
+serve=$!
+for _ in $(seq 300); do grep -q '^mustc: serving ' "$demo/serve.out" && break; sleep 0.1; done
+url=$(sed -n 's/^mustc: serving //p' "$demo/serve.out")
+[[ -n $url ]] || { echo "demo.sh: mustc serve printed no URL" >&2; exit 75; }
+
+if [[ $mode == screenshots ]]; then
+    mkdir -p "$shots"
+    shoot() { # FILE WIDTH HEIGHT PATH
+        chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+            --window-size="$2,$3" --screenshot="$shots/$1" "$url${4#/}" 2>/dev/null
+        echo "demo.sh: $shots/$1 ($2 px wide: $4)"
+    }
+    shoot phone.png 360 1500 /members/Claire
+    shoot movie.png 360 1300 /movies/14160
+    shoot desktop.png 1280 900 /
+    exit 0
+fi
+
+echo "The family's page: $url   (sign in at ${url}signin with the password $password to edit; Ctrl-C stops it)"
+# Ctrl-C (or SIGTERM) ends the wait and the demo, which stops the page and the stub; the page failing fails it.
+stopping=false
+trap 'stopping=true' INT TERM
+wait "$serve" || $stopping

@@ -9,7 +9,8 @@
 #   ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/mustc-fetch.{service,timer}   the timer, not enabled
 #   ${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/mustc-serve.service           the page, not started
 #
-#   contrib/install.sh               build and install
+#   contrib/install.sh               build and install (first the Debian packages the build needs, from
+#                                    contrib/packages/debian.txt, when missing)
 #   contrib/install.sh --uninstall   remove exactly those files (same PREFIX); the database and the
 #                                    config, with the key, stay where they are
 set -euo pipefail
@@ -76,6 +77,7 @@ install_units() {
 }
 
 install_all() {
+    contrib/packages/debian.sh build
     swift build -c release --product mustc
     local built
     built=$(swift build -c release --show-bin-path)/mustc
@@ -97,7 +99,7 @@ install.sh: next steps (see "Use it for real" in README.md):
     {"tmdb": {"apiKey": "…"}}
   then start the timer:
     systemctl --user enable --now mustc-fetch.timer
-  and, for the family's page (see "The family's page" in README.md):
+  and, for the family's page (see docs/page.md):
     systemctl --user enable --now mustc-serve.service
   zsh finds the completion once $prefix/share/zsh/site-functions is on its fpath.
 EOF

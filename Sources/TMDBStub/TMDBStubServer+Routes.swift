@@ -40,7 +40,8 @@ extension TMDBStubServer {
     }
 
     /// Not TMDB: lets benchmarks that run the `tmdb-stub` binary read its counters and change ratings.
-    /// `/_stub/touch?id=N` (or `ids=N,M,...`) adds a vote, or with `field=popularity` moves the popularity.
+    /// `/_stub/touch?id=N` (or `ids=N,M,...`) adds a vote, or with `field=popularity` moves the popularity, with
+    /// `field=voteAverage` the rating.
     private func control(_ path: String, _ query: [String: String]) -> Reply {
         switch path {
         case "/_stub/stats":
@@ -60,6 +61,10 @@ extension TMDBStubServer {
                 guard var movie = movieUnlocked(id) else { continue }
                 if query["field"] == "popularity" {
                     movie.popularity = (movie.popularity * 1000 + 137).rounded() / 1000
+                } else if query["field"] == "voteAverage" {
+                    // A tenth up, with the vote that moved it: the demo's ratings change as real ones do.
+                    movie.voteAverage = (movie.voteAverage * 10 + 1).rounded() / 10
+                    movie.voteCount += 1
                 } else {
                     movie.voteCount += 1
                 }

@@ -36,7 +36,8 @@ struct ChangesCommand: AsyncParsableCommand {
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
             let report = try store.changes(since: start, member: member)
-            let text = report.render(format, sparklines: format == .table && isatty(STDOUT_FILENO) != 0)
+            let text = report.render(
+                format, sparklines: format == .table && Output.isTerminal, forTerminal: Output.isTerminal)
             // CSV ends with its own CRLF; the others get a final newline.
             Output.report(text, format, terminator: format == .csv ? "" : "\n")
         }

@@ -10,8 +10,8 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write every member's list (or one member's) with titles, years, ids and ratings.",
         discussion: """
             CSV (the default) has the columns member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,\
-            updatedAt,watched,watchedOn,ownRating, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
-            shape of `ratings --format json` with each movie's imdbId. Export only reads the database.
+            updatedAt,watched,watchedOn,ownRating,letterboxdUri, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
+            shape of `ratings --format json` with each movie's imdbId and letterboxdUri. Export only reads the database.
             """
     )
 
@@ -26,7 +26,9 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let config = try global.loadConfig()
-            var writer = ExportWriter(format) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+            var writer = ExportWriter(format, forTerminal: Output.isTerminal) { chunk in
+                FileHandle.standardOutput.write(Data(chunk))
+            }
             // No database yet: an empty export, without creating one.
             if FileManager.default.fileExists(atPath: global.databasePath(config)) {
                 let store = try global.openStoreForReading(config)

@@ -11,6 +11,8 @@ enum ImportEncodingOption: String, CaseIterable, ExpressibleByArgument {
     var encoding: ListEncoding? { ListEncoding(rawValue: rawValue) }
 }
 
+extension LetterboxdList: ExpressibleByArgument {}
+
 enum ImportFormatOption: String, CaseIterable, ExpressibleByArgument {
     case auto, letterboxd, imdb, csv
 
@@ -44,6 +46,13 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The files' text encoding: auto, utf-8, windows-1252 or utf-16 (default: auto).")
     var encoding: ImportEncodingOption = .auto
 
+    @Option(
+        help: """
+            Which Letterboxd list the CSV files are: watched, watchlist, diary or ratings. Needed when a file's name \
+            does not say (standard input, "watched (1).csv"): watched.csv and watchlist.csv have the same columns.
+            """)
+    var letterboxd: LetterboxdList?
+
     @Flag(help: "Look everything up and say what would happen, but write nothing.")
     var dryRun = false
 
@@ -61,6 +70,9 @@ struct ImportCommand: AsyncParsableCommand {
     mutating func validate() throws {
         validatedMember = try NameArgument.validated(member, field: "member name")
         guard !files.isEmpty else { throw ValidationError("give at least one file to import") }
+        if letterboxd != nil, format != .auto, format != .letterboxd {
+            throw ValidationError("--letterboxd names a Letterboxd list; it cannot go with --format \(format.rawValue)")
+        }
     }
 
     func run() async throws {
@@ -105,7 +117,8 @@ struct ImportCommand: AsyncParsableCommand {
     private func opened(scratch: URL, interrupt: ReadInterrupt) throws -> [ImportFile] {
         do {
             return try ImportFile.open(
-                files, format: format.format, encoding: encoding.encoding, scratch: scratch, interrupt: interrupt)
+                files, format: letterboxd == nil ? format.format : .letterboxd, encoding: encoding.encoding,
+                letterboxd: letterboxd, scratch: scratch, interrupt: interrupt)
         } catch let problem as ImportFileProblem {
             throw Failure.usage(problem.description + "; nothing was imported")
         }

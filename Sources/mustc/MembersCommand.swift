@@ -18,7 +18,9 @@ struct MembersCommand: AsyncParsableCommand {
             let rows = members.map { [$0.name, String($0.movies)] }
             switch format {
             case .json: Output.exact(ReportRenderer.json(members))
-            case .csv: Output.exact(ReportRenderer.csv(header: ["name", "movies"], rows: rows), terminator: "")
+            case .csv:
+                let csv = ReportRenderer.csv(header: ["name", "movies"], rows: rows, forTerminal: Output.isTerminal)
+                Output.exact(csv, terminator: "")
             case .table:
                 print(
                     members.isEmpty

@@ -51,7 +51,7 @@ struct MoviesCommand: AsyncParsableCommand {
             }
             return row
         }
-        return ReportRenderer.csv(header: header, rows: rows)
+        return ReportRenderer.csv(header: header, rows: rows, forTerminal: Output.isTerminal)
     }
 
     /// "Dune (1984)" in one column, as ratings shows it, and checks relative to now.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MustCore
 
 @main
@@ -21,4 +22,26 @@ struct Mustc: AsyncParsableCommand {
             PasswordCommand.self,
         ]
     )
+
+    /// ArgumentParser's own `main`, except that what it prints goes through `TerminalText` as everything else
+    /// mustc prints does: a validation error quotes the argument it refuses (`(got "X\u202EY")`), and an unknown
+    /// option or a bad value is echoed as typed.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
+                handle.write(Data((TerminalText.visible(message) + "\n").utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

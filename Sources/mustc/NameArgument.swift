@@ -10,7 +10,7 @@ enum NameArgument {
             throw ValidationError(NameProblem.empty(field: field).description)
         } catch {
             let shown = raw.count > 40 ? String(raw.prefix(40)) + "…" : raw
-            throw ValidationError("\(error.description) (got \(shown.debugDescription))")
+            throw ValidationError("\(error.description) (got \"\(TerminalText.cell(shown))\")")
         }
     }
 }

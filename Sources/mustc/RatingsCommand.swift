@@ -36,8 +36,10 @@ struct RatingsCommand: AsyncParsableCommand {
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
-            let sparklines = trend != nil && format == .table && isatty(STDOUT_FILENO) != 0
-            report.write(format, sparklines: sparklines) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+            let sparklines = trend != nil && format == .table && Output.isTerminal
+            report.write(format, sparklines: sparklines, forTerminal: Output.isTerminal) { chunk in
+                FileHandle.standardOutput.write(Data(chunk))
+            }
             if format != .csv { print() }
         }
     }

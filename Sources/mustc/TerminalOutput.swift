@@ -11,7 +11,11 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 }
 
 extension Output {
-    /// JSON and CSV: the exact text (JSON's encoder escapes control characters; CSV must round-trip).
+    /// Whether standard output is a terminal: CSV printed there has its fields made visible as a table's cells
+    /// are; CSV written to a file or a pipe keeps the exact text.
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+
+    /// JSON and CSV: the exact text (JSON escapes control characters; CSV must round-trip).
     static func exact(_ text: String, terminator: String = "\n") {
         Swift.print(text, terminator: terminator)
     }
@@ -50,7 +54,9 @@ struct TerminalSafeLogHandler: LogHandler {
 }
 
 /// A title or name in double quotes for a sentence, unless it already comes quoted: a TMDB title such as
-/// `"Civil War Minutes-Confederate"` printed as `""Civil War Minutes-Confederate""`.
+/// `"Civil War Minutes-Confederate"` printed as `""Civil War Minutes-Confederate""`. A line break or tab in it shows
+/// as `\n` or `\t` (`TerminalText.cell`), so an echo of what was typed stays on its message's line.
 func quoted(_ text: String) -> String {
-    text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? text : "\"" + text + "\""
+    let text = TerminalText.cell(text)
+    return text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") ? text : "\"" + text + "\""
 }

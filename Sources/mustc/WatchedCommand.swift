@@ -50,13 +50,14 @@ struct WatchedCommand: AsyncParsableCommand {
     func mark(now: Date) throws -> WatchMark {
         var mark = WatchMark(watched: true, on: WatchDay.of(now))
         if let on {
-            guard let day = WatchDay.parse(on) else {
-                throw ValidationError("--on \(on.debugDescription) is not a day; write it YYYY-MM-DD, as 2024-03-01")
+            if let problem = WatchDay.problem(on, today: WatchDay.of(now)) {
+                // A day written right is shown as it is; anything else quoted, as typed.
+                guard problem.hasPrefix("is not") else {
+                    throw ValidationError("--on \(on) \(problem); give the day they watched it")
+                }
+                throw ValidationError("--on \"\(TerminalText.cell(on))\" \(problem); write it so, as 2024-03-01")
             }
-            guard day <= WatchDay.of(now) else {
-                throw ValidationError("--on \(on) is after today; give the day they watched it")
-            }
-            mark.on = day
+            mark.on = WatchDay.parse(on)
         }
         if let rating {
             guard let value = OwnRating.parse(rating) else {

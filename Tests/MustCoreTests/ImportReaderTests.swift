@@ -55,7 +55,8 @@ struct ImportReaderTests {
     }
 
     @Test func detectsEachFormatFromItsHeaderAndNamesMissingColumns() throws {
-        let letterboxd = try ImportLayout.detect(["Date", "Name", "Year", "Letterboxd URI"], format: nil)
+        let letterboxd = try ImportLayout.detect(
+            ["Date", "Name", "Year", "Letterboxd URI"], format: nil, fileName: "watchlist.csv")
         #expect(letterboxd.format == .letterboxd)
         let imdb = try ImportLayout.detect(["Position", "Const", "Created", "Title", "Title Type"], format: nil)
         #expect(imdb.format == .imdb)

@@ -63,10 +63,10 @@ import Testing
     /// not fetched yet.
     static let expectedTable = [
         "Zoë \"Z\" O'Neil",
-        "  Movie                                           Popularity  Rating  Votes  Updated",
-        "  Amélie (2001)                                   7.248       7.9     11412  2026-11-18T11:06:40Z",
-        "  Tab\there, back\\slash, bell\\u0007, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
-        "  Not fetched                                     –           –       –      not fetched yet",
+        "  Movie                                            Popularity  Rating  Votes  Updated",
+        "  Amélie (2001)                                    7.248       7.9     11412  2026-11-18T11:06:40Z",
+        "  Tab\\there, back\\slash, bell\\u0007, /slash/ 千と千尋  8.0         0.1     –      not fetched yet",
+        "  Not fetched                                      –           –       –      not fetched yet",
         "",
         "Nobody",
         "  (no movies)",

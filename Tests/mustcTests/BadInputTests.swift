@@ -30,7 +30,9 @@ import Testing
     @Test func aTitleOf200CharactersIsAccepted() async throws {
         let title = String(repeating: "é", count: 200)
         #expect(try await mustc("add", "--no-lookup", "Alice", title).status == 0)
-        #expect(try await mustc("movies").stdout.contains(title))
+        // Whole in CSV and JSON; a table cuts cells at 60 characters.
+        #expect(try await mustc("movies", "--format", "csv").stdout.contains(title))
+        #expect(try await mustc("movies").stdout.contains(String(title.prefix(59)) + "…"))
     }
 
     @Test func unknownMemberFilterIsAUsageError() async throws {

@@ -78,13 +78,14 @@ import Testing
     }
 
     @Test func aPipeDashAndAFIFOGiveTheSameSummaryAsTheFile() async throws {
-        let fromDisk = try await mustc.run(["import", "--json", "Ann", try file("list.csv", Self.watchlist)])
+        let fromDisk = try await mustc.run(["import", "--json", "Ann", try file("watchlist.csv", Self.watchlist)])
         #expect(fromDisk.status == 0, "\(fromDisk.all)")
         let expected = try counts(fromDisk)
         #expect(expected["rows"] == 3 && expected["linked"] == 3, "\(fromDisk.all)")
         for name in ["-", "/dev/stdin"] {
             let fresh = MustcBinary(stub: stub)
-            let outcome = try await piped(fresh, ["import", "--json", "Ann", name], input: Data(Self.watchlist.utf8))
+            let outcome = try await piped(
+                fresh, ["import", "--json", "--letterboxd", "watchlist", "Ann", name], input: Data(Self.watchlist.utf8))
             let got = try counts(outcome)
             #expect(outcome.status == 0 && got == expected, "\(name): \(outcome.all)")
             let (theirs, ours) = (try await lists(fresh), try await lists())
@@ -93,7 +94,7 @@ import Testing
         let fresh = MustcBinary(stub: stub)
         let fifo = fresh.home.file("list.fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let running = try SpawnedProcess.start(fresh, ["import", "--json", "Ann", fifo])
+        let running = try SpawnedProcess.start(fresh, ["import", "--json", "--letterboxd", "watchlist", "Ann", fifo])
         // Written once, by a writer that opens the FIFO after the import did.
         try FileHandle(forWritingAtPath: fifo).map { handle in
             try handle.write(contentsOf: Data(Self.watchlist.utf8))
@@ -216,7 +217,7 @@ import Testing
     }
 
     @Test func anImportThatChangesNothingWritesNothing() async throws {
-        let path = try file("list.csv", Self.watchlist)
+        let path = try file("watchlist.csv", Self.watchlist)
         let first = try await mustc.run(["import", "Ann", path])
         #expect(first.status == 0, "\(first.all)")
         let database = mustc.databasePath

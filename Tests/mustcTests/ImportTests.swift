@@ -217,7 +217,9 @@ import ZIPFoundation
         #expect(try modified() == dateBefore)
         // Without a database, a dry run does not create one.
         let empty = MustcBinary(stub: stub)
-        let none = try await empty.run(["import", "--dry-run", "--json", "Ann", try file("w2.csv", Self.watchlist)])
+        let none = try await empty.run([
+            "import", "--dry-run", "--json", "Ann", try file("w2/watchlist.csv", Self.watchlist),
+        ])
         #expect(none.status == 0, "\(none.all)")
         #expect(try none.json()["linked"] as? Int == 5)
         #expect(!FileManager.default.fileExists(atPath: empty.databasePath))
@@ -236,7 +238,7 @@ import ZIPFoundation
         #expect(outcome.stderr.contains("watched.csv:5: invalid row, not imported: the year \"19 88\""))
         #expect(try await lists()["Ann"] == ["Amélie 2001 194", "Up 2009 14160"])
 
-        let bad = try file("bad.csv", "Date,Name,Year,Letterboxd URI\n2024-01-02,Up,twenty,u\n")
+        let bad = try file("bad/watchlist.csv", "Date,Name,Year,Letterboxd URI\n2024-01-02,Up,twenty,u\n")
         let all = try await mustc("import", "Bob", bad)
         #expect(all.status == 64 && all.stderr.contains("every row of \(bad) is invalid"), "\(all.all)")
         #expect(try await lists()["Bob"] == nil)

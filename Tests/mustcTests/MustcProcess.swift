@@ -6,6 +6,9 @@ struct Outcome: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The bytes as written, for checks a decoded string could hide (a raw ESC, a C1 byte pair).
+    var stdoutBytes: [UInt8] = []
+    var stderrBytes: [UInt8] = []
     var all: String { stdout + stderr }
 
     func json() throws -> [String: Any] {
@@ -131,7 +134,10 @@ struct Running: @unchecked Sendable {
             }
         }
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        return Outcome(status: process.terminationStatus, stdout: read(stdoutPath), stderr: read(stderrPath))
+        let bytes = { (path: String) in [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
+        return Outcome(
+            status: process.terminationStatus, stdout: read(stdoutPath), stderr: read(stderrPath),
+            stdoutBytes: bytes(stdoutPath), stderrBytes: bytes(stderrPath))
     }
 }
 

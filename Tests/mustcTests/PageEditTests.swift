@@ -29,13 +29,13 @@ import Testing
     }
 
     func attempt(_ scenario: String) async throws -> [Check] {
+        try BrowserTools.require()
         let home = TemporaryDirectory("page-edits")
         let process = Process()
-        // CI's Python with Selenium (a venv, .ci/run), else the one on PATH.
-        let python = ProcessInfo.processInfo.environment["MUSTC_TEST_PYTHON"] ?? "python3"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            python, Self.script.path, MustcBinary.url.deletingLastPathComponent().path, home.path, scenario,
+            BrowserTools.python, Self.script.path, MustcBinary.url.deletingLastPathComponent().path, home.path,
+            scenario,
         ]
         var environment = ProcessInfo.processInfo.environment
         for secret in ["TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "MUSTC_CONFIG"] { environment[secret] = nil }

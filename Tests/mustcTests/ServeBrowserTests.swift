@@ -42,10 +42,11 @@ import Testing
     ) async throws -> [String: Any] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "browser/\(name)").path
-        let python = ProcessInfo.processInfo.environment["MUSTC_TEST_PYTHON"] ?? "python3"
+        try BrowserTools.require()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, script, base] + paths + (screenshots.map { ["--screenshots", $0] } ?? [])
+        process.arguments =
+            [BrowserTools.python, script, base] + paths + (screenshots.map { ["--screenshots", $0] } ?? [])
         let directory = TemporaryDirectory("mustc-browser")
         let (out, err) = (directory.file("stdout"), directory.file("stderr"))
         for path in [out, err] { _ = FileManager.default.createFile(atPath: path, contents: nil) }

@@ -121,9 +121,10 @@ import ZIPFoundation
         let csv = try await mustc("export")
         #expect(
             csv.stdout.hasPrefix(
-                "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating\r\n"
+                "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating,"
+                    + "letterboxdUri\r\n"
             ))
-        #expect(csv.stdout.contains(",true,2024-02-04,8\r\n") && csv.stdout.contains(",false,,\r\n"), "\(csv.stdout)")
+        #expect(csv.stdout.contains(",true,2024-02-04,8,") && csv.stdout.contains(",false,,,"), "\(csv.stdout)")
         let json = try await mustc("export", "--format", "json", "--member", "bob")
         let movies = try #require(
             (try json.json()["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]])

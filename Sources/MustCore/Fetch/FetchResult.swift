@@ -16,7 +16,8 @@ public struct FetchSummary: Sendable, Equatable {
     public var unauthorized = false
     public var unavailable = 0
     public var retryAfter: Double?
-    /// The first failure's message, kept for the run record.
+    /// The first failure's message, kept for the run record; the failure that stopped the run when one did, as that
+    /// is the run's cause, not another movie's unreadable answer that came before it.
     public var firstFailure: String?
     /// Set when the store could not be read or written: the run could not do its job.
     public var storeFailure: String?
@@ -35,8 +36,12 @@ public struct FetchSummary: Sendable, Equatable {
         case .skipped: skipped += 1
         case .failed(let failure):
             failed += 1
-            firstFailure = firstFailure ?? failure.message
-            if failure.kind.stopsTheRun { unauthorized = true }
+            if failure.kind.stopsTheRun, !unauthorized {
+                firstFailure = failure.message
+                unauthorized = true
+            } else if !unauthorized {
+                firstFailure = firstFailure ?? failure.message
+            }
             if failure.kind == .unavailable { unavailable += 1 }
             if let seconds = failure.retryAfter { retryAfter = max(retryAfter ?? 0, seconds) }
         }
@@ -46,7 +51,7 @@ public struct FetchSummary: Sendable, Equatable {
     public mutating func unrecorded(_ reason: String) {
         changed -= 1
         failed += 1
-        firstFailure = firstFailure ?? reason
+        if !unauthorized { firstFailure = firstFailure ?? reason }
     }
 
     /// The completion operation's table:

@@ -17,16 +17,18 @@ public struct ImportFile: @unchecked Sendable {
     /// Opens each file (and each list inside a Letterboxd export zip) and reads its header, so that a bad file
     /// stops the import before anything is written. A zip given as a stream is copied into `scratch` first: its
     /// table of contents is at its end.
+    /// `letterboxd` names the kind of every CSV given (`--letterboxd`); a zip's lists are named by their entries.
     public static func open(
-        _ paths: [String], format: ImportFormat?, encoding: ListEncoding? = nil, scratch: URL,
-        interrupt: ReadInterrupt
+        _ paths: [String], format: ImportFormat?, encoding: ListEncoding? = nil, letterboxd: LetterboxdList? = nil,
+        scratch: URL, interrupt: ReadInterrupt
     ) throws -> [ImportFile] {
         var files: [ImportFile] = []
         for path in paths {
             let input = try ListInput(path: path, interrupt: interrupt)
-            let options = Options(format: format, encoding: encoding, interrupt: interrupt)
+            var options = Options(format: format, encoding: encoding, interrupt: interrupt)
             guard try input.startsLikeZip() else {
                 let reader = CSVRecordReader(source: input, size: input.size, encoding: encoding)
+                options.list = letterboxd
                 files.append(try checked(name: path, reader: reader, options))
                 continue
             }
@@ -44,6 +46,7 @@ public struct ImportFile: @unchecked Sendable {
         var format: ImportFormat?
         var encoding: ListEncoding?
         var interrupt: ReadInterrupt
+        var list: LetterboxdList?
     }
 
     static func checked(name: String, reader: CSVRecordReader, _ options: Options) throws -> ImportFile {
@@ -56,7 +59,7 @@ public struct ImportFile: @unchecked Sendable {
                 throw ImportFileProblem(file: name, reason: "it is empty: a list starts with a header row")
             }
             reader.expectedFields = header.count
-            let layout = try ImportLayout.detect(header, format: options.format, fileName: name)
+            let layout = try ImportLayout.detect(header, format: options.format, fileName: name, list: options.list)
             return ImportFile(name: name, layout: layout, reader: reader)
         } catch let problem as ImportHeaderProblem {
             throw ImportFileProblem(file: name, reason: problem.description)

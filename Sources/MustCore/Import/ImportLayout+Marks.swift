@@ -14,15 +14,14 @@ struct MarkColumns: Sendable, Equatable {
 
     init() {}
 
-    init(_ header: [String], format: ImportFormat, fileName: String?) {
+    init(_ header: [String], format: ImportFormat, list: LetterboxdList?) {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func column(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
         self.format = format
         switch format {
         case .letterboxd:
             (rating, day) = (column("Rating"), column("Watched Date"))
-            let file = fileName?.split(separator: "/").last?.split(separator: ":").last?.lowercased()
-            everyRowWatched = rating != nil || day != nil || file == "watched.csv"
+            everyRowWatched = list?.everyRowWatched ?? (rating != nil || day != nil)
         case .imdb:
             (rating, day) = (column("Your Rating"), column("Date Rated"))
         case .csv:
@@ -49,8 +48,11 @@ struct MarkColumns: Sendable, Equatable {
             }
         }
         if !dayText.isEmpty {
-            mark.on = WatchDay.parse(dayText)
-            if mark.on == nil { problems.append("a day written YYYY-MM-DD", dayText, "watched day") }
+            if let problem = WatchDay.problem(dayText, today: WatchDay.of(Date())) {
+                problems.append("the watched day \(Excerpt.quoted(dayText)) \(problem); not taken")
+            } else {
+                mark.on = WatchDay.parse(dayText)
+            }
         }
         // IMDb's ratings export: a rated title is a watched one, on the day it was rated.
         mark.watched =
@@ -62,6 +64,6 @@ struct MarkColumns: Sendable, Equatable {
 
 extension [String] {
     fileprivate mutating func append(_ wanted: String, _ value: String, _ column: String) {
-        append("the \(column) \(value.debugDescription) is not \(wanted); not taken")
+        append("the \(column) \(Excerpt.quoted(value)) is not \(wanted); not taken")
     }
 }

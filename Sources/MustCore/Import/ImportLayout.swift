@@ -22,6 +22,24 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     }
 }
 
+/// Which of Letterboxd's lists a file is. `watched.csv` and `watchlist.csv` have the same columns, so only the file's
+/// name, or `--letterboxd`, tells a list of movies seen from one of movies to see.
+public enum LetterboxdList: String, CaseIterable, Sendable {
+    case watched, watchlist, diary, ratings
+
+    /// The list a file's name says, exactly as Letterboxd's export names it: "watched.csv", "export.zip:watched.csv",
+    /// "/home/ann/watchlist.csv"; nil for "-", "/dev/stdin", "watched (1).csv".
+    public static func named(_ fileName: String?) -> LetterboxdList? {
+        guard let file = fileName?.split(separator: "/").last?.split(separator: ":").last?.lowercased(),
+            file.hasSuffix(".csv")
+        else { return nil }
+        return LetterboxdList(rawValue: String(file.dropLast(4)))
+    }
+
+    /// Every row of it is a movie the member watched (a film rated or logged is a film watched).
+    var everyRowWatched: Bool { self != .watchlist }
+}
+
 /// A movie named by one row of a list: its title and year, and its ids when the list has them.
 public struct ImportEntry: Sendable, Equatable, Hashable {
     public var title: String
@@ -78,13 +96,18 @@ public struct ImportLayout: Sendable, Equatable {
     var marks = MarkColumns()
     public var columns: Int
 
-    /// The layout of `header` in the given format, or detected when `format` is nil; `fileName` tells a
-    /// Letterboxd `watched.csv` (every row watched) from a `watchlist.csv` with the same columns.
-    public static func detect(_ header: [String], format: ImportFormat?, fileName: String? = nil)
-        throws(ImportHeaderProblem) -> ImportLayout
-    {
+    /// The layout of `header` in the given format, or detected when `format` is nil. `list` (`--letterboxd`), else
+    /// `fileName`, tells a Letterboxd `watched.csv` (every row watched) from a `watchlist.csv` with the same columns;
+    /// when neither does, the file is refused rather than guessed.
+    public static func detect(
+        _ header: [String], format: ImportFormat?, fileName: String? = nil, list: LetterboxdList? = nil
+    ) throws(ImportHeaderProblem) -> ImportLayout {
         var layout = try columns(header, format: format)
-        layout.marks = MarkColumns(header, format: layout.format, fileName: fileName)
+        let list = list ?? LetterboxdList.named(fileName)
+        layout.marks = MarkColumns(header, format: layout.format, list: list)
+        if layout.format == .letterboxd, list == nil, layout.letterboxdUri != nil, !layout.marks.everyRowWatched {
+            throw .whichLetterboxdList
+        }
         return layout
     }
 
@@ -123,7 +146,7 @@ public struct ImportLayout: Sendable, Equatable {
             return ImportLayout(
                 format: chosen, title: column("title")!, year: column("year"),
                 tmdbId: column("tmdbId") ?? column("remoteId"), imdbId: column("imdbId"),
-                memberColumn: column("member"),
+                letterboxdUri: column("letterboxdUri"), memberColumn: column("member"),
                 columns: header.count)
         }
     }
@@ -196,6 +219,8 @@ public struct ImportLayout: Sendable, Equatable {
 public enum ImportHeaderProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case unknown([String])
     case missing(ImportFormat, [String])
+    /// Letterboxd's watched.csv or watchlist.csv, and neither the name nor `--letterboxd` says which.
+    case whichLetterboxdList
 
     public var description: String {
         switch self {
@@ -206,6 +231,9 @@ public enum ImportHeaderProblem: Error, Sendable, Equatable, CustomStringConvert
         case .missing(let format, let columns):
             return "it has no \(columns.joined(separator: ", ")) column\(columns.count == 1 ? "" : "s"), "
                 + "which \(format.name) files have"
+        case .whichLetterboxdList:
+            return "it has the columns of both Letterboxd's watched.csv and watchlist.csv, and its name does not say "
+                + "which; say so with --letterboxd watched (every movie in it was watched) or --letterboxd watchlist"
         }
     }
 }

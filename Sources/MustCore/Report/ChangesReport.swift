@@ -81,16 +81,18 @@ public struct MovieChanges: Sendable, Equatable, Encodable {
 }
 
 extension ChangesReport {
-    /// - Parameter sparklines: draw each movie's popularity over the window (for a terminal).
-    public func render(_ format: ReportFormat, sparklines: Bool = false) -> String {
+    /// - Parameters:
+    ///   - sparklines: draw each movie's popularity over the window (for a terminal).
+    ///   - forTerminal: CSV fields made visible as a table's cells are (CSV printed to a terminal).
+    public func render(_ format: ReportFormat, sparklines: Bool = false, forTerminal: Bool = false) -> String {
         switch format {
         case .json: ReportRenderer.json(self)
-        case .csv: csv
+        case .csv: csv(forTerminal: forTerminal)
         case .table: table(sparklines: sparklines)
         }
     }
 
-    private var csv: String {
+    private func csv(forTerminal: Bool) -> String {
         let header = [
             "title", "year", "remoteId", "changes", "firstAt", "firstPopularity", "firstVoteAverage", "firstVoteCount",
             "lastAt", "lastPopularity", "lastVoteAverage", "lastVoteCount", "members",
@@ -111,7 +113,7 @@ extension ChangesReport {
             row.append(movie.members.joined(separator: "; "))
             return row
         }
-        return ReportRenderer.csv(header: header, rows: rows)
+        return ReportRenderer.csv(header: header, rows: rows, forTerminal: forTerminal)
     }
 
     private func table(sparklines: Bool) -> String {

@@ -6,6 +6,8 @@ struct ChunkedOutput {
     private(set) var bytes: [UInt8] = []
     private let chunkSize: Int
     private let emit: ((UnsafeRawBufferPointer) -> Void)?
+    /// CSV text fields are made visible as a table's cells are (`TerminalText.cell`): CSV printed to a terminal.
+    var forTerminal = false
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -32,7 +34,7 @@ struct ChunkedOutput {
     /// A CSV text field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line break;
     /// guarded against spreadsheet formulas (`SpreadsheetText`).
     mutating func csvField(_ field: String) {
-        let field = SpreadsheetText.guarded(field)
+        let field = SpreadsheetText.guarded(forTerminal ? TerminalText.cell(field) : field)
         guard ReportRenderer.needsCSVQuotes(field) else { return append(field) }
         append(UInt8(ascii: "\""))
         for byte in field.utf8 {

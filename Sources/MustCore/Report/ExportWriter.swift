@@ -6,7 +6,8 @@ public struct ExportWriter {
     public enum Format: String, CaseIterable, Sendable { case csv, json }
 
     public static let csvHeader =
-        "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating\r\n"
+        "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating,"
+        + "letterboxdUri\r\n"
 
     private let format: Format
     private var json: JSONText
@@ -14,9 +15,11 @@ public struct ExportWriter {
     private var members = 0
     private var movies = 0
 
-    public init(_ format: Format, emit: @escaping (UnsafeRawBufferPointer) -> Void) {
+    /// - Parameter forTerminal: CSV fields made visible as a table's cells are (CSV printed to a terminal).
+    public init(_ format: Format, forTerminal: Bool = false, emit: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.format = format
         json = JSONText(ChunkedOutput(emit: emit))
+        json.out.forTerminal = forTerminal
         switch format {
         case .csv:
             json.out.append(Self.csvHeader)
@@ -63,6 +66,8 @@ public struct ExportWriter {
         if let imdbId = movie.imdbId { out.append(imdbId) }
         out.csvFigures(of: rating)
         out.csvMark(rating.mark)
+        out.append(UInt8(ascii: ","))
+        if let uri = movie.letterboxdUri { out.csvField(uri) }
         out.append("\r\n")
     }
 
@@ -94,6 +99,8 @@ public struct ExportWriter {
         json.open("{")
         json.field("imdbId", first: true)
         json.string(movie.imdbId)
+        json.field("letterboxdUri")
+        json.string(movie.letterboxdUri)
         json.field("ownRating")
         json.number(rating.mark.rating)
         json.field("popularity")

@@ -34,12 +34,28 @@ struct JSONText {
 
     mutating func string(_ value: String) {
         out.append(UInt8(ascii: "\""))
-        if value.containsByte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            for byte in value.utf8 { escape(byte) }
+        if value.containsByte(where: {
+            $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2
+        }) {
+            escaped(value)
         } else {
             out.append(contentsOf: value.utf8)
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `string`'s slow path: each ASCII byte escaped as JSON needs, DEL, C1 and bidi controls as `\u…`.
+    private mutating func escaped(_ value: String) {
+        for scalar in value.unicodeScalars {
+            if scalar.isASCII, scalar.value != 0x7F {
+                escape(UInt8(scalar.value))
+            } else if JSONEscapes.isInvisible(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+            } else {
+                UTF8.encode(scalar) { out.append($0) }
+            }
+        }
     }
 
     /// A quoted ISO 8601 timestamp, or null.
@@ -88,6 +104,37 @@ struct JSONText {
     private mutating func newline() {
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+}
+
+/// DEL, C1 controls (U+0080–U+009F) and the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+/// written as JSON's `\u009b` escapes: JSON is valid with them raw, but a terminal acts on them when the JSON is
+/// printed, and a text-direction control reorders what a reader sees. The JSON still decodes to the exact text.
+/// C0 controls are escaped by the writers themselves.
+enum JSONEscapes {
+    /// Whether `text` may hold one: DEL is 0x7F, C1 starts 0xC2 in UTF-8, the bidi controls 0xE2.
+    static func mayHoldInvisible(_ text: String) -> Bool {
+        text.containsByte { $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+    }
+
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x7F && TerminalText.isControl(scalar)
+    }
+
+    /// `json` (or a string's text) with each such character as its `\uXXXX` escape. Only valid on JSON text or on
+    /// a string about to be quoted: these characters never appear in JSON outside a string.
+    static func invisibleEscaped(_ json: String) -> String {
+        guard mayHoldInvisible(json), json.unicodeScalars.contains(where: isInvisible) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard isInvisible(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(out)
     }
 }
 

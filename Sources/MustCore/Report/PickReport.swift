@@ -34,7 +34,8 @@ public struct PickReport: Sendable, Equatable, Encodable {
             return "Nothing to pick: no movie on \(who)'s lists that none of them has watched."
         }
         var lines = ["Tonight for \(who), best first:"]
-        for (index, pick) in picks.enumerated() { lines.append("  \(index + 1). \(pick.why)") }
+        // One line per pick: a line break in a title shows as `\n`, as in tables.
+        for (index, pick) in picks.enumerated() { lines.append("  \(index + 1). \(TerminalText.cell(pick.why))") }
         if let prior {
             lines.append(
                 "Weighted rating (v·R + m·C) / (v + m): C = \(FigureText.plain((prior.mean * 100).rounded() / 100)), the mean "

@@ -11,13 +11,16 @@ extension RatingsReport {
     }
 
     /// The report handed to `emit` in chunks as it is made: a 100,000-movie report is 20 MB of text.
+    /// - Parameter forTerminal: CSV fields made visible as a table's cells are (CSV printed to a terminal).
     public func write(
-        _ format: ReportFormat, sparklines: Bool = false, to emit: @escaping (UnsafeRawBufferPointer) -> Void
+        _ format: ReportFormat, sparklines: Bool = false, forTerminal: Bool = false,
+        to emit: @escaping (UnsafeRawBufferPointer) -> Void
     ) {
         switch format {
         case .json: writeJSON(emit)
         case .csv:
             var out = ChunkedOutput(emit: emit)
+            out.forTerminal = forTerminal
             writeCSV(to: &out)
             out.flush(force: true)
         case .table:
@@ -57,7 +60,7 @@ extension RatingsReport {
     private func table(sparklines: Bool) -> String {
         guard !members.isEmpty else { return "No members yet. Add one with: mustc add <member> <movie>" }
         return members.map { member in
-            let name = TerminalText.visible(member.name)
+            let name = TerminalText.cell(member.name)
             guard !member.movies.isEmpty else { return "\(name)\n  (no movies)" }
             // Only a member who has marked something gets the two columns: other tables stay as they were.
             let marks = member.movies.contains { !$0.mark.isEmpty }

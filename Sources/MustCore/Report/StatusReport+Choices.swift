@@ -8,7 +8,7 @@ extension StatusReport {
         var lines = ["", "Movies that need a choice (no TMDB title matched exactly):"]
         for movie in needsChoice {
             let keptBy = movie.members.isEmpty ? "" : " (kept by \(movie.members.joined(separator: ", ")))"
-            lines.append("  \(movie.shown)\(keptBy):")
+            lines.append("  \(TerminalText.cell(movie.shown))\(keptBy):")
             let member = Shell.quoted(movie.members.first ?? "<member>")
             let named = MovieReference.title(movie.title, year: movie.year).argument
             for candidate in movie.candidates {

@@ -104,11 +104,13 @@ public struct StatusReport: Sendable, Encodable {
         if !failing.isEmpty {
             lines.append("")
             lines.append("Movies failing:")
-            lines.append(contentsOf: failing.map { "  \($0.title): \($0.reason)" })
+            // One line per movie: a line break in a title shows as `\n` (TerminalText.cell).
+            lines.append(
+                contentsOf: failing.map { "  \(TerminalText.cell($0.shown)): \(TerminalText.cell($0.reason))" })
         }
         if !unresolved.isEmpty {
             lines.append("")
-            lines.append("Movies without a TMDB id yet: " + unresolved.joined(separator: ", "))
+            lines.append("Movies without a TMDB id yet: " + unresolved.map(TerminalText.cell).joined(separator: ", "))
         }
         lines.append(contentsOf: choiceLines())
         lines.append(contentsOf: hookLines())
@@ -163,11 +165,12 @@ extension FetchRunRecord: Encodable {
 }
 
 extension FailingMovie: Encodable {
-    private enum CodingKeys: String, CodingKey { case title, remoteId, reason, notFoundAt }
+    private enum CodingKeys: String, CodingKey { case title, year, remoteId, reason, notFoundAt }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(reason, forKey: .reason)
         try container.encode(notFoundAt.map(ISO8601.string), forKey: .notFoundAt)

@@ -10,6 +10,9 @@ public struct ExportRow: Sendable, Equatable {
 public struct ExportMovie: Sendable, Equatable {
     public var rating: MovieRating
     public var imdbId: String?
+    /// The film's Letterboxd URI, when it came from a Letterboxd list: two films whose titles differ only in case
+    /// ("Rain" and "rain", both 2019) stay two when the export is imported again.
+    public var letterboxdUri: String?
 }
 
 extension Store {
@@ -25,7 +28,7 @@ extension Store {
             sql: """
                 SELECT member.name, movie.id, movie.title, movie.year, movie.remoteId, movie.imdbId,
                     movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt,
-                    memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
+                    memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating, movie.letterboxdUri
                 FROM member
                 LEFT JOIN memberMovie ON memberMovie.memberId = member.id
                 LEFT JOIN movie ON movie.id = memberMovie.movieId
@@ -42,7 +45,8 @@ extension Store {
                 title: row[2], year: row[3], remoteId: row[4], popularity: row[6], voteAverage: row[7],
                 voteCount: row[8], updatedAt: row[9])
             rating.mark = mark(row, at: 10)
-            body(ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5])))
+            body(
+                ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5], letterboxdUri: row[13])))
         }
     }
 }

@@ -147,9 +147,9 @@ extension Store {
         return movieId
     }
 
-    /// The stored movie an entry names: by TMDB id, by IMDb id, else by a title and year typed before, unless
-    /// that movie has another TMDB or IMDb id than the entry gives (then it is another movie of that name).
-    /// `key` is the title's fold.
+    /// The stored movie an entry names: by TMDB id, by IMDb id, by Letterboxd URI, else by exactly its title and
+    /// year, else by a title and year typed before (folded), unless that movie has another TMDB or IMDb id or URI
+    /// than the entry gives (then it is another movie of that name). `key` is the title's fold.
     static func knownMovie(_ db: Database, _ entry: ImportEntry, key: String) throws -> Int64? {
         if let tmdbId = entry.tmdbId,
             let id = try Int64.fetchOne(
@@ -171,6 +171,15 @@ extension Store {
         {
             return id
         }
+        // "Rain" and "rain" (both 2019) fold alike but are two films: the one spelled exactly so comes first.
+        let exact = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT id, remoteId, imdbId, letterboxdUri FROM movie
+                    WHERE titleKey = ? AND title = ? AND year IS ? ORDER BY id
+                    """),
+            arguments: [key, entry.title, entry.year])
+        if let id = exact.lazy.compactMap({ Self.same(entry, as: $0) }).first { return id }
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
@@ -179,7 +188,12 @@ extension Store {
                     WHERE movieAlias.key = ? AND movieAlias.year = ?
                     """),
             arguments: [key, entry.year ?? 0])
-        guard let row else { return nil }
+        return row.flatMap { Self.same(entry, as: $0) }
+    }
+
+    /// The movie of `row` (id, remoteId, imdbId, letterboxdUri), unless it has another TMDB or IMDb id or
+    /// Letterboxd URI than the entry gives.
+    private static func same(_ entry: ImportEntry, as row: Row) -> Int64? {
         let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
         if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
         if let wanted = entry.imdbId, let imdbId, imdbId != wanted { return nil }

@@ -144,11 +144,11 @@ extension Store {
         ownRating = coalesce(ownRating, excluded.ownRating)
         """
 
-    /// Moves links, aliases and a known IMDb id from `movieId` to `holder`, then deletes `movieId`;
+    /// Moves links, aliases, a known IMDb id and Letterboxd URI from `movieId` to `holder`, then deletes `movieId`;
     /// returns how the deleted movie was shown.
     static func merge(_ db: Database, _ movieId: Int64, into holder: Int64) throws -> String {
         let row = try Row.fetchOne(
-            db, sql: "SELECT title, year, imdbId FROM movie WHERE id = ?", arguments: [movieId])
+            db, sql: "SELECT title, year, imdbId, letterboxdUri FROM movie WHERE id = ?", arguments: [movieId])
         try db.execute(
             sql: """
                 INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating)
@@ -161,6 +161,10 @@ extension Store {
             sql: "UPDATE movie SET imdbId = coalesce(imdbId, ?) WHERE id = ?",
             arguments: [row?["imdbId"] as String?, holder])
         try db.execute(sql: "DELETE FROM movie WHERE id = ?", arguments: [movieId])
+        // After the delete: the URI is unique, so the holder can take it only once the merged row is gone.
+        try db.execute(
+            sql: "UPDATE movie SET letterboxdUri = coalesce(letterboxdUri, ?) WHERE id = ?",
+            arguments: [row?["letterboxdUri"] as String?, holder])
         return MovieName.shown(row?[0] ?? "", row?[1])
     }
 

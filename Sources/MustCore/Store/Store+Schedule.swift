@@ -32,9 +32,13 @@ public struct CheckCounts: Sendable, Equatable {
 /// A movie the last fetch could not refresh, and why.
 public struct FailingMovie: Sendable, Equatable {
     public var title: String
+    public var year: Int?
     public var remoteId: Int?
     public var reason: String
     public var notFoundAt: Date?
+
+    /// "Titanic (1997)": remakes share titles.
+    public var shown: String { MovieName.shown(title, year) }
 }
 
 extension Store {
@@ -125,18 +129,20 @@ extension Store {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT title, remoteId, fetchError, notFoundAt FROM movie
-                WHERE fetchError IS NOT NULL ORDER BY titleKey
+                SELECT title, year, remoteId, fetchError, notFoundAt FROM movie
+                WHERE fetchError IS NOT NULL ORDER BY titleKey, year
                 """
-        ).map { FailingMovie(title: $0[0], remoteId: $0[1], reason: $0[2], notFoundAt: $0[3]) }
+        ).map { FailingMovie(title: $0[0], year: $0[1], remoteId: $0[2], reason: $0[3], notFoundAt: $0[4]) }
     }
 
     public func unresolvedMovies() throws(StoreError) -> [String] {
         try read { db in try Self.unresolvedMovies(db) }
     }
 
+    /// Each shown with its year when known, "Titanic (1953)": remakes share titles.
     static func unresolvedMovies(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT title FROM movie WHERE remoteId IS NULL ORDER BY titleKey")
+        try Row.fetchAll(db, sql: "SELECT title, year FROM movie WHERE remoteId IS NULL ORDER BY titleKey, year")
+            .map { MovieName.shown($0[0], $0[1]) }
     }
 
     /// How many movies are due now, within an hour and within a day, and when the earliest is due.

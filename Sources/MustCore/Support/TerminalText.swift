@@ -21,6 +21,29 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// `text` for one cell of a table or a CSV printed to a terminal: as `visible`, and newline, tab and carriage
+    /// return shown as `\n`, `\t`, `\r` too, so a title holding one cannot split its row or fake another.
+    public static func cell(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\n" || $0 == "\t" }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\t": out.append(contentsOf: #"\t"#.unicodeScalars)
+            case "\r": out.append(contentsOf: #"\r"#.unicodeScalars)
+            default: out.append(contentsOf: visible(String(scalar)).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    /// At most `width` characters: a longer text keeps its first `width - 1` and ends with `…`. One 10,000-character
+    /// title padded every row of a 31-movie table to 321 KB.
+    public static func cut(_ text: String, width: Int) -> String {
+        guard text.count > width else { return text }
+        return String(text.prefix(max(width - 1, 0))) + "…"
+    }
+
     /// C0 but newline and tab, DEL, C1, and the bidi embeddings, overrides (U+202A–U+202E) and isolates
     /// (U+2066–U+2069).
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -8,6 +8,27 @@ public struct WatchDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The day, when `text` is exactly four digits, a dash, two, a dash, two, and names a real day (no
     /// 2024-02-30) from 1870 to 2100; anything else (other layouts, times, spaces) is nil.
     public static func parse(_ text: String) -> WatchDay? {
+        guard let (year, _, _) = calendarDay(text), years.contains(year) else { return nil }
+        return WatchDay(text: text)
+    }
+
+    /// The years a watched day may fall in.
+    public static let years = 1870...2100
+
+    /// Why `text` is not a day someone watched a movie on, or nil when it is one, on or before `today`: a day written
+    /// right but after today or before 1870 is said to be that, not "not a day".
+    public static func problem(_ text: String, today: WatchDay) -> String? {
+        guard let (year, _, _) = calendarDay(text) else { return "is not a day written YYYY-MM-DD" }
+        if year < years.lowerBound { return "is too early: a watched day is in \(years.lowerBound) or later" }
+        if year > years.upperBound || text > today.text { return "is after today (\(today.text))" }
+        return nil
+    }
+
+    /// Whether `text` is a real day written YYYY-MM-DD, in any year.
+    static func isCalendarDay(_ text: String) -> Bool { calendarDay(text) != nil }
+
+    /// Year, month and day when `text` is exactly four digits, a dash, two, a dash, two, and names a real day.
+    private static func calendarDay(_ text: String) -> (Int, Int, Int)? {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
@@ -19,10 +40,9 @@ public struct WatchDay: Sendable, Hashable, Comparable, CustomStringConvertible 
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            (1870...2100).contains(year), (1...12).contains(month), day >= 1,
-            day <= daysIn(month: month, year: year)
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        return WatchDay(text: text)
+        return (year, month, day)
     }
 
     private init(text: String) { self.text = text }

@@ -47,16 +47,16 @@ public struct RemoteMovie: Sendable, Equatable, Decodable, MatchableMovie {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        originalTitle = try container.decodeIfPresent(String.self, forKey: .originalTitle)
+        title = try container.decodeIfPresent(String.self, forKey: .title).map(Self.withoutNUL)
+        originalTitle = try container.decodeIfPresent(String.self, forKey: .originalTitle).map(Self.withoutNUL)
         popularity = try container.decodeFigure(.popularity)
         voteAverage = try container.decodeFigure(.voteAverage)
         voteCount = try container.decodeCount(.voteCount)
-        let date = try container.decodeIfPresent(String.self, forKey: .releaseDate)
-        releaseDate = date?.isEmpty == false ? date : nil
+        releaseDate = Self.realDay(try container.decodeIfPresent(String.self, forKey: .releaseDate))
         let imdb = try container.decodeIfPresent(String.self, forKey: .imdbId)
         imdbId = imdb?.isEmpty == false ? imdb : nil
         (posterPath, posterPathMalformed) = Self.decodePoster(container)
+        try checkFigures(codingPath: decoder.codingPath)
     }
 
     /// A poster path mustc accepts; anything else present (a hostile path, another type) is ignored and flagged,

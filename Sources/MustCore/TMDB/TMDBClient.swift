@@ -47,9 +47,16 @@ public struct TMDBClient: Sendable {
         return page.movieResults.first
     }
 
-    /// `GET /movie/{id}`.
+    /// `GET /movie/{id}`. An answer about another movie than the one asked for is malformed: linking what it names
+    /// would put another movie on the family's lists.
     public func details(id: Int) async throws -> RemoteMovie {
-        try await get("movie/\(id)", query: [])
+        let movie: RemoteMovie = try await get("movie/\(id)", query: [])
+        guard movie.id == id else {
+            throw TMDBError.malformed(
+                url: Redaction.url(url("movie/\(id)", query: [])),
+                reason: "it describes movie \(movie.id), not \(id) as asked")
+        }
+        return movie
     }
 
     /// Searches and decides which result the title names, if any (see `MovieMatch`).

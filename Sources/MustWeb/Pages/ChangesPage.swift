@@ -65,7 +65,7 @@ struct StatusPage: Sendable {
                 started: time.time($0.startedAt), result: $0.result ?? "unfinished", movies: $0.movies,
                 changed: $0.changed, failed: $0.failed, requests: $0.requests)
         }
-        failing = status.failing.map { Failing(title: Shown.text($0.title), reason: Shown.text($0.reason)) }
+        failing = status.failing.map { Failing(title: Shown.text($0.shown), reason: Shown.text($0.reason)) }
         unresolved = status.unresolved.isEmpty ? nil : Shown.text(status.unresolved.joined(separator: ", "))
         csrf = editing ? EditSlot.csrf : nil
         choices = status.needsChoice.map { movie in

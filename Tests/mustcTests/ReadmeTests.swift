@@ -1,0 +1,242 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// The README and the guides as a newcomer meets them: every relative link leads somewhere, and the code blocks
+/// marked `<!-- runs offline: ReadmeTests -->` run as written (docs/layout.md, "Tests and CI").
+@Suite(.serialized) struct ReadmeTests {
+    static let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let marker = "<!-- runs offline: ReadmeTests -->"
+
+    static func read(_ path: String) throws -> String {
+        try String(contentsOf: top.appending(path: path), encoding: .utf8)
+    }
+
+    /// README.md and docs/*.md (not docs/incoming, drafts waiting to be folded in), as paths from the top.
+    static func documents() throws -> [String] {
+        let guides = try FileManager.default.contentsOfDirectory(atPath: top.appending(path: "docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return ["README.md"] + guides
+    }
+
+    @Test func everyRelativeLinkLeadsToAFileAndHeadingThatExist() throws {
+        var broken: [String] = []
+        var checked = 0
+        for document in try Self.documents() {
+            let text = try Self.read(document)
+            let folder = URL(fileURLWithPath: document).deletingLastPathComponent().relativePath
+            for link in Markdown.links(in: text) where !Markdown.isExternal(link) {
+                checked += 1
+                let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let file = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+                let target =
+                    file.isEmpty ? document : URL(fileURLWithPath: folder + "/" + file).standardized.relativePath
+                let path = Self.top.appending(path: target).path
+                guard FileManager.default.fileExists(atPath: path) else {
+                    broken.append("\(document): \(link): no file \(target)")
+                    continue
+                }
+                guard parts.count == 2 else { continue }
+                let anchors = target.hasSuffix(".md") ? Markdown.anchors(in: try Self.read(target)) : []
+                if !anchors.contains(String(parts[1])) { broken.append("\(document): \(link): no such heading") }
+            }
+        }
+        #expect(checked > 40, "only \(checked) relative links found: the parser lost them")
+        #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+    }
+
+    @Test func anchorsFollowGitHubsRule() {
+        let text = """
+            # Background fetch
+            ## Being told: the newData hook
+            ```
+            # not a heading
+            ```
+            ### The family's page
+            ## `mustc serve` and **TLS**
+            ## Tests and CI
+            ## Tests and CI
+            """
+        #expect(
+            Markdown.anchors(in: text) == [
+                "background-fetch", "being-told-the-newdata-hook", "the-familys-page", "mustc-serve-and-tls",
+                "tests-and-ci", "tests-and-ci-1",
+            ])
+        #expect(Markdown.links(in: "[a](x.md#b) `[c](d.md)` <img src=\"e.png\" alt=\"f\">") == ["x.md#b", "e.png"])
+    }
+
+    @Test func theReadmeIsShortAndItsTestCommandIsWhatCIRuns() throws {
+        let readme = try Self.read("README.md")
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 250, "README.md has \(lines.count) lines; the rest belongs in a guide under docs/")
+        // The README's test command, without its comment, is a line of .ci/run as it stands.
+        let code = Markdown.lines(readme).filter(\.code).map(\.line)
+        let command = try #require(code.first { $0.hasPrefix("contrib/test.sh") })
+            .split(separator: "#")[0].trimmingCharacters(in: .whitespaces)
+        #expect(try Self.read(".ci/run").split(separator: "\n").contains { $0 == command })
+    }
+
+    /// The commands of the marked blocks, as (block, command).
+    static func markedCommands() throws -> [(block: Int, command: String)] {
+        var commands: [(Int, String)] = []
+        for (index, block) in Markdown.codeBlocks(after: marker, in: try read("README.md")).enumerated() {
+            for line in block.lines {
+                if block.language == "console" {
+                    if line.hasPrefix("$ ") { commands.append((index, String(line.dropFirst(2)))) }
+                } else if !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix("#") {
+                    commands.append((index, line))
+                }
+            }
+        }
+        return commands
+    }
+
+    @Test func everyMarkedCommandRunsOffline() async throws {
+        let commands = try Self.markedCommands()
+        let texts = commands.map(\.command)
+        for expected in ["mustc --help", "mustc --version", "contrib/demo.sh"] {
+            #expect(texts.contains { $0.hasPrefix(expected) }, "no marked block runs \(expected)")
+        }
+        let stub = TMDBStubServer(movies: StubMovie.classics + StubMovie.identity)
+        try stub.start()
+        defer { stub.stop() }
+        var shell: MustcBinary?
+        var block = -1
+        for (index, command) in commands {
+            if index != block { (shell, block) = (Self.shell(stub), index) }
+            guard let shell else { continue }
+            if command.hasSuffix("--serve") || command.contains("--serve ") {
+                try await Self.expectServes(command, shell)
+                continue
+            }
+            let running = try Self.start(["-c", "cd \"$MUSTC_TOP\" && " + command], in: shell)
+            let (outcome, exited) = await running.wait(orKillAfter: 300)
+            #expect(exited && outcome.status == 0, "README: \(command) exited \(outcome.status):\n\(outcome.all)")
+        }
+    }
+
+    /// bash with the built binaries first on PATH, its own home and database, and the stub for TMDB.
+    static func shell(_ stub: TMDBStubServer) -> MustcBinary {
+        var shell = MustcBinary(stub: stub)
+        shell.executable = URL(fileURLWithPath: "/bin/bash")
+        let bin = MustcBinary.url.deletingLastPathComponent().path
+        shell.environment["PATH"] = bin + ":/usr/bin:/bin"
+        shell.environment["MUSTC_DEMO_BIN_DIR"] = bin
+        shell.environment["MUSTC_TOP"] = top.path
+        return shell
+    }
+
+    /// Starts bash with no signal blocked. Tests run on Dispatch's worker threads, which block most signals, and a
+    /// child inherits the mask: bash could then neither trap SIGTERM nor stop the stub it started in the background.
+    static func start(_ arguments: [String], in shell: MustcBinary) throws -> Running {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try shell.start(arguments)
+    }
+
+    /// Runs a command that serves until stopped: its page must answer, and SIGTERM must end it and its server.
+    static func expectServes(_ command: String, _ shell: MustcBinary) async throws {
+        let running = try Self.start(["-c", "cd \"$MUSTC_TOP\" && exec " + command], in: shell)
+        defer { if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) } }
+        var url: String?
+        let deadline = Date().addingTimeInterval(300)
+        while url == nil, running.process.isRunning, Date() < deadline {
+            let out = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
+            // The demo's line "The family's page: http://127.0.0.1:PORT/ (...)".
+            let line = out.split(separator: "\n").first { $0.hasPrefix("The family's page: ") }
+            url = line?.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
+            if url == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        guard let url else {
+            let (outcome, _) = await running.wait(orKillAfter: 5)
+            Issue.record("README: \(command) printed no URL:\n\(outcome.all)")
+            return
+        }
+        let page = try await HTTP.get(url)
+        #expect(page.status == 200, "\(url) answered \(page.status)")
+        #expect(page.body.contains("Claire"), "the demo family's page lacks Claire")
+        kill(running.process.processIdentifier, SIGTERM)
+        let (outcome, exited) = await running.wait(orKillAfter: 30)
+        #expect(exited && outcome.status == 0, "README: \(command) after SIGTERM: \(outcome.status)\n\(outcome.all)")
+        let after = try? await HTTP.get(url)
+        #expect(after == nil, "\(url) still answers after the demo stopped")
+    }
+}
+
+/// Just enough Markdown for the checks above: fenced blocks, headings, links.
+enum Markdown {
+    struct Block {
+        var language: String
+        var lines: [String]
+    }
+
+    /// Each line with whether it is inside a fenced code block (the fences themselves count as inside).
+    static func lines(_ text: String) -> [(line: String, code: Bool)] {
+        var inside = false
+        return text.components(separatedBy: "\n").map { line in
+            let fence = line.trimmingCharacters(in: .whitespaces).hasPrefix("```")
+            defer { if fence { inside.toggle() } }
+            return (line, inside || fence)
+        }
+    }
+
+    /// Targets of `[text](target)`, `src="…"` and `href="…"`, outside code blocks and code spans.
+    static func links(in text: String) -> [String] {
+        let prose = lines(text).filter { !$0.code }.map(\.line).joined(separator: "\n")
+            .replacing(/`[^`\n]*`/, with: "")
+        let markdown = prose.matches(of: /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/).map { String($0.output.1) }
+        let html = prose.matches(of: /(?:src|href)="([^"]+)"/).map { String($0.output.1) }
+        return markdown + html
+    }
+
+    static func isExternal(_ link: String) -> Bool { link.contains(/^[A-Za-z][A-Za-z0-9+.-]*:/) }
+
+    /// GitHub's anchors for the headings: the text as shown, lower case, only letters, digits, `_`, `-` and
+    /// spaces kept, spaces made hyphens; a repeat gets `-1`, `-2`...
+    static func anchors(in text: String) -> [String] {
+        var seen: [String: Int] = [:]
+        return lines(text).filter { !$0.code && $0.line.hasPrefix("#") }.compactMap { entry -> String? in
+            guard let match = entry.line.firstMatch(of: /^#{1,6}\s+(.*?)\s*#*\s*$/) else { return nil }
+            let shown = String(match.output.1).replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.output.1) }
+                .replacing(/[`*]/, with: "")
+            let slug = String(
+                shown.lowercased().unicodeScalars.filter {
+                    CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" || $0 == " "
+                }
+            ).replacing(" ", with: "-")
+            defer { seen[slug, default: 0] += 1 }
+            return seen[slug].map { "\(slug)-\($0)" } ?? slug
+        }
+    }
+
+    /// The fenced blocks whose opening fence follows `marker` (blank lines between allowed).
+    static func codeBlocks(after marker: String, in text: String) -> [Block] {
+        var blocks: [Block] = []
+        var armed = false
+        var current: Block?
+        for line in text.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if var block = current {
+                if trimmed.hasPrefix("```") {
+                    blocks.append(block)
+                    current = nil
+                } else {
+                    block.lines.append(line)
+                    current = block
+                }
+            } else if trimmed == marker {
+                armed = true
+            } else if armed, trimmed.hasPrefix("```") {
+                current = Block(language: String(trimmed.dropFirst(3)), lines: [])
+                armed = false
+            } else if !trimmed.isEmpty {
+                armed = false
+            }
+        }
+        return blocks
+    }
+}
