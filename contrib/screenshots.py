@@ -92,6 +92,9 @@ def shoot(base):
         field.submit()
         driver.get(base + "/members/Ann")
         driver.save_screenshot(os.path.join(OUT, "member-phone-signed-in.png"))
+        # The cards with their controls, below the first screen.
+        driver.execute_script("document.querySelector('ul.cards').scrollIntoView()")
+        driver.save_screenshot(os.path.join(OUT, "member-phone-signed-in-cards.png"))
     finally:
         driver.quit()
     print("screenshots in", OUT)

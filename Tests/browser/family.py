@@ -19,7 +19,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from pages import browser, dialog_opened
 
-INSTALL = "axe-core with target-size is missing: pip install --no-deps axe-playwright-python"
+INSTALL = "axe-core with target-size is missing: pip install -r contrib/packages/python.txt (contrib/test.sh does)"
 
 
 def axe_source():
@@ -222,7 +222,8 @@ def main():
         try:
             result["edits"] = edits(driver, plan)
         except Exception as error:  # the page the edits stopped on, to say why
-            result["edits"] = {"error": repr(error)[:300], "url": driver.current_url,
+            result["edits"] = {"error": (repr(error) + " " + str(getattr(error, "msg", "") or ""))[:300],
+                               "url": driver.current_url,
                                "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
     finally:
         driver.quit()

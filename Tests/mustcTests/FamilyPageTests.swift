@@ -41,33 +41,69 @@ import Testing
     ]
 
     @Test func everyPagePassesAxeFitsAPhoneAndEditsFromTheCards() async throws {
-        let stub = TMDBStubServer(
-            movies: StubMovie.classics + StubMovie.identity + StubMovie.synthetic(200)
-                + [StubMovie(id: Self.hostileId, title: Self.hostileTitle, voteAverage: 6.6, voteCount: 66)])
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = try await Self.family(stub)
-        let before = try await mustc("ratings", "--member", "Ann", "--format", "json")
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        let plan: [String: Any] = [
-            "base": String(server.url.dropLast()), "password": Self.password, "pages": Self.pages,
-            "read": ["/members/Ann"], "big": "/members/Cy", "hostile": ["/movies/\(Self.hostileId)", "/members/Bob"],
-            "member": "/members/Ann", "watch": "Up", "rate": ["title": "Amélie", "rating": 8],
-            "remove": "Spirited Away", "ask": "Dune", "answer": "Dune (1984)",
-        ]
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
-        let result = try await ServeBrowserTests.browse(json, [], script: "family.py", deadline: 540)
+        var run = try await Self.run()
+        // Only when Chromium itself was lost during the edits (a bare WebDriverException, seen once on a machine
+        // at load 35) does it run once more, from scratch; a failed check is never retried.
+        if let error = (run.result["edits"] as? [String: Any])?["error"] as? String,
+            error.hasPrefix("WebDriverException(")
+        {
+            run.stop()
+            run = try await Self.run()
+        }
+        let (result, mustc) = (run.result, run.mustc)
+        defer { run.stop() }
         let rules = result["rules"] as? [String] ?? []
         print("axe-core \(result["axeVersion"] ?? "?") checked \(rules.count) rules: \(rules.joined(separator: " "))")
         #expect(rules.contains("target-size") && rules.contains("color-contrast"), "\(rules)")
         try Self.expectEveryVisit(result)
-        try Self.expectCards(result, equal: before)
+        try Self.expectCards(result, equal: run.before)
         try Self.expectPaging(result)
         try Self.expectBdi(result)
         try await Self.expectEdits(result, mustc)
-        let (stopped, exited) = await server.stop()
+        let (stopped, exited) = await run.server.stop()
         #expect(exited && stopped.status == 0, "\(stopped.all)")
+    }
+
+    /// The family served, and what family.py found on its pages; `stop()` ends the server and the stub.
+    struct Run {
+        let stub: TMDBStubServer
+        let mustc: MustcBinary
+        let server: ServeProcess
+        let before: Outcome
+        let result: [String: Any]
+
+        func stop() {
+            server.ensureStopped()
+            stub.stop()
+        }
+    }
+
+    static func run() async throws -> Run {
+        let stub = TMDBStubServer(
+            movies: StubMovie.classics + StubMovie.identity + StubMovie.synthetic(200)
+                + [StubMovie(id: Self.hostileId, title: Self.hostileTitle, voteAverage: 6.6, voteCount: 66)])
+        try stub.start()
+        var server: ServeProcess?
+        do {
+            let mustc = try await Self.family(stub)
+            let before = try await mustc("ratings", "--member", "Ann", "--format", "json")
+            let serving = try await ServeProcess.start(mustc)
+            server = serving
+            let plan: [String: Any] = [
+                "base": String(serving.url.dropLast()), "password": Self.password, "pages": Self.pages,
+                "read": ["/members/Ann"], "big": "/members/Cy",
+                "hostile": ["/movies/\(Self.hostileId)", "/members/Bob"], "member": "/members/Ann", "watch": "Up",
+                "rate": ["title": "Amélie", "rating": 8], "remove": "Spirited Away", "ask": "Dune",
+                "answer": "Dune (1984)",
+            ]
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
+            let result = try await ServeBrowserTests.browse(json, [], script: "family.py", deadline: 540)
+            return Run(stub: stub, mustc: mustc, server: serving, before: before, result: result)
+        } catch {
+            server?.ensureStopped()
+            stub.stop()
+            throw error
+        }
     }
 
     static func expectEveryVisit(_ result: [String: Any]) throws {

@@ -30,15 +30,16 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen", "timeZone", "hosts"])
-            if let zone = try serve.string("timeZone") {
+            try serve.checkKeys(["listen", "hosts", "timeZone"])
+            config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
+            // Empty is unset, as everywhere in the example: the system's zone.
+            if let zone = try serve.string("timeZone"), !zone.isEmpty {
                 guard TimeZone(identifier: zone) != nil else {
                     throw .invalidValue(
                         source: path, key: "serve.timeZone", expected: "a time zone name such as Europe/Berlin or UTC")
                 }
                 config.serve.timeZone = zone
             }
-            config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
             if let listen = try serve.string("listen") {
                 guard let address = ListenAddress.parse(listen) else {
                     throw .invalidValue(source: path, key: "serve.listen", expected: ListenAddress.expected)

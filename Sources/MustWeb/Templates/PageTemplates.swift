@@ -23,8 +23,8 @@ extension Templates {
         </form>
         {{/empty(members)}}
         {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
-        {{#heading}}<h2>{{heading}}</h2>{{/heading}}
-        {{#limitNote}}<p class="limit">{{limitNote}}</p>{{/limitNote}}
+        {{#heading}}<h2><bdi>{{heading}}</bdi></h2>{{/heading}}
+        {{#limitNote}}<p class="limit"><bdi>{{limitNote}}</bdi></p>{{/limitNote}}
         {{^empty(picks)}}
         <ol class="picks">
         {{#picks}}
@@ -88,7 +88,7 @@ extension Templates {
         {{#watched}}<p class="mark">✓ {{watched}}{{#own}} · {{own}}{{/own}}</p>{{/watched}}{{^watched}}{{#own}}<p class="mark">{{own}}</p>{{/own}}{{/watched}}
         {{#edit}}<div class="controls">
         <form method="post" action="{{watchedAction}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}">{{#isWatched}}<input type="hidden" name="undo" value="1"><button type="submit" aria-describedby="{{id}}">Not watched</button>{{/isWatched}}{{^isWatched}}<button type="submit" aria-describedby="{{id}}">Watched today</button>{{/isWatched}}</form>
-        <form method="post" action="{{ratingAction}}" class="rate"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}"><label class="vh" for="{{id}}r">Your rating of <bdi>{{title}}</bdi></label><select id="{{id}}r" name="rating">{{#options}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select><button type="submit" aria-describedby="{{id}}">Rate</button></form>
+        <form method="post" action="{{ratingAction}}" class="rate"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}"><label class="vh" for="{{id}}r">Your rating of <bdi>{{title}}</bdi></label><select id="{{id}}r" name="rating"><option value=""{{^own}} selected{{/own}}>–</option>{{#options}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select><button type="submit" aria-describedby="{{id}}">Rate</button></form>
         <a class="button" href="{{removeHref}}" aria-describedby="{{id}}">Remove…</a>
         </div>{{/edit}}</li>
 

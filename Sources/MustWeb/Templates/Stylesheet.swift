@@ -79,7 +79,7 @@ enum Stylesheet {
           font-size: .8rem; }
         .controls { display: flex; flex-direction: column; gap: .4rem; margin-top: .4rem; }
         .controls form { margin: 0; }
-        .controls button, .controls .button { width: 100%; }
+        .controls button, .controls .button { width: 100%; padding: 0 .4rem; font-size: .9rem; }
         .controls .rate { display: flex; gap: .4rem; }
         .controls .rate select { flex: 1; }
         .controls .rate button { width: auto; }

@@ -46,7 +46,7 @@ enum Templates {
     /// A movie's poster inside `{{#poster}}`: the image from this server, lazily loaded with its size set so nothing
     /// jumps, or the drawn placeholder with the title (PosterView.swift is the contract).
     static let poster = """
-        {{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}{{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}" data-title="{{title}}"></span>{{/placeholder}}
+        {{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}{{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}" data-title="{{title}}" dir="auto"></span>{{/placeholder}}
         """
 
     /// A week's rating as a small line, y range at least 0.5 points, its figures in its label.
