@@ -43,7 +43,7 @@ public enum StubRoute: Sendable, Equatable {
         case .images: path.hasPrefix(StubPoster.prefix)
         case .search: path.hasSuffix("/search/movie")
         case .find: path.contains("/find/")
-        case .details(nil): path.contains("/movie/") && !path.hasSuffix("/search/movie")
+        case .details(nil): path.contains("/3/movie/")
         case .details(let id?): path.hasSuffix("/movie/\(id)")
         }
     }

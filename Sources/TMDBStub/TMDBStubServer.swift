@@ -18,6 +18,10 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
     /// Folded titles, built on the first search after a change: searching stays cheap with 50,000 movies.
     private var searchIndex: [(suffix: String, id: Int, whole: Bool)]?
+    /// Runtime, genres, certifications and offers set by tests; the others get `StubExtras.standard`.
+    private var extras: [Int: StubExtras] = [:]
+    /// Serialised blocks, by what they hold (see `blockUnlocked`).
+    private var blockCache: [String: Data] = [:]
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
     private var recordedImages: [RecordedRequest] = []
@@ -60,6 +64,18 @@ public final class TMDBStubServer: @unchecked Sendable {
 
     public func update(id: Int, _ change: (inout StubMovie) -> Void) {
         locked { if var movie = movies[id] { change(&movie); movies[id] = movie } }
+    }
+
+    /// Sets what the movie's details and appended blocks say (issue 28).
+    public func setExtras(id: Int, _ value: StubExtras) { locked { extras[id] = value } }
+
+    public func updateExtras(id: Int, _ change: (inout StubExtras) -> Void) {
+        locked {
+            guard let movie = movies[id] else { return }
+            var value = extras[id] ?? StubExtras.standard(for: movie)
+            change(&value)
+            extras[id] = value
+        }
     }
 
     public var latency: Double {
@@ -244,6 +260,47 @@ public final class TMDBStubServer: @unchecked Sendable {
     }
 
     func movieUnlocked(_ id: Int) -> StubMovie? { movies[id] }
+
+    func extrasUnlocked(for movie: StubMovie) -> StubExtras { extras[movie.id] ?? StubExtras.standard(for: movie) }
+
+    /// A block as JSON, kept by what it says rather than by movie: a fetch asks for each movie once, and most movies
+    /// share their filler countries. The provider links carry the movie's id, put in after.
+    func blockUnlocked(_ block: String, movie: StubMovie, extras value: StubExtras) -> Data {
+        let key: String
+        if block == "release_dates" {
+            key = "r \(value.certification ?? "-") \(value.releaseCountries)"
+        } else {
+            let offers = value.offers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.map(\.id))" }
+            key = "p \(offers) \(value.providerCountries)"
+        }
+        let data: Data
+        if let kept = blockCache[key] {
+            data = kept
+        } else {
+            let object = block == "release_dates" ? value.releaseDates : value.watchProviders(movieId: 0)
+            data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("null".utf8)
+            blockCache[key] = data
+        }
+        guard block != "release_dates" else { return data }
+        return Data(
+            String(decoding: data, as: UTF8.self)
+                .replacingOccurrences(of: "movie\\/0\\/watch", with: "movie\\/\(movie.id)\\/watch")
+                .replacingOccurrences(of: "movie/0/watch", with: "movie/\(movie.id)/watch").utf8)
+    }
+
+    /// A tick of `/_stub/touch?field=providers`: Netflix starts or stops offering the movie by subscription in the US.
+    func toggleNetflixUnlocked(_ id: Int) {
+        guard let movie = movies[id] else { return }
+        var value = extrasUnlocked(for: movie)
+        var flatrate = value.offers["flatrate"] ?? []
+        if let index = flatrate.firstIndex(of: .netflix) {
+            flatrate.remove(at: index)
+        } else {
+            flatrate.append(.netflix)
+        }
+        value.offers["flatrate"] = flatrate
+        extras[id] = value
+    }
     var allMoviesUnlocked: Dictionary<Int, StubMovie>.Values { movies.values }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }

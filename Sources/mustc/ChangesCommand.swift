@@ -31,11 +31,12 @@ struct ChangesCommand: AsyncParsableCommand {
                     "--since \(quoted(since)) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20)"
                 )
             }
-            let store = try global.openStoreForReading(try global.loadConfig())
+            let config = try global.loadConfig()
+            let store = try global.openStoreForReading(config)
             if let member, try !store.hasMember(member) {
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
-            let report = try store.changes(since: start, member: member)
+            let report = try store.changes(since: start, member: member, services: config.family.services)
             let text = report.render(
                 format, sparklines: format == .table && Output.isTerminal, forTerminal: Output.isTerminal)
             // CSV ends with its own CRLF; the others get a final newline.

@@ -40,8 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let edits = WebEdits(
                 path: global.databasePath(config), reader: store, config: config, logger: global.logger)
+            let zone = config.serve.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
             let server = try WebServer(
-                store: store, listen: address, hosts: config.serve.hosts, edits: edits, logger: global.logger)
+                store: store, listen: address, hosts: config.serve.hosts, edits: edits, timeZone: zone,
+                family: config.family, logger: global.logger)
             do {
                 // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.
                 try await server.run { url in

@@ -74,11 +74,13 @@ struct WatchedCommand: AsyncParsableCommand {
         try await reporting {
             let references = try movies.map { try MovieArgument.parsed($0, year: year) }
             let wanted = try mark(now: Date())
-            let store = try global.openStore(try global.loadConfig())
+            let config = try global.loadConfig()
+            // The same editor as the page's cards, so a mark from either is the same write.
+            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
             let outcome =
                 undo
-                ? try store.unmarkWatched(member: member, references)
-                : try store.markWatched(member: member, references, mark: wanted)
+                ? try editor.unwatched(member: member, references)
+                : try editor.watched(member: member, references, mark: wanted)
             switch outcome {
             case .unknownMember:
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")

@@ -39,6 +39,7 @@ import Testing
         #expect(config.tmdb.maxRequestsPerSecond == 35)
         #expect(config.tmdb.transport == .curl)
         #expect(config.serve.listen == ListenAddress(host: "127.0.0.1", port: 8080))
+        #expect(config.serve.timeZone == nil)
         #expect(config.serve.hosts.isEmpty)
         #expect(config.posters == Config().posters && config.tmdb.imageBaseURL == Config().tmdb.imageBaseURL)
         // Empty strings in the example mean "unset", so the defaults apply.
@@ -78,6 +79,18 @@ import Testing
         }
         #expect(throws: ConfigError.self) {
             try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"port": 9000}}"#))
+        }
+    }
+
+    @Test func serveTimeZoneIsAnIANANameAndABadOneNamesTheKey() throws {
+        #expect(try ConfigLoader(environment: [:]).load(explicitPath: write("{}")).serve.timeZone == nil)
+        let config = try ConfigLoader(environment: [:]).load(
+            explicitPath: write(#"{"serve": {"timeZone": "Europe/Berlin"}}"#))
+        #expect(config.serve.timeZone == "Europe/Berlin")
+        #expect {
+            try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"serve": {"timeZone": "Mars/Olympus"}}"#))
+        } throws: { error in
+            "\(error)".contains("serve.timeZone")
         }
     }
 

@@ -76,6 +76,29 @@ import Testing
         #expect(try editor.store.ratings(member: "Cy").members.first?.movies.map(\.shown) == ["Dune (2021)"])
     }
 
+    /// The page's card: Watched today, a rating later keeps that day, Not watched takes the mark and keeps the
+    /// rating; `mustc watched` runs the same steps.
+    @Test func watchedThenRatedKeepsTheDayAndUndoKeepsTheRating() async throws {
+        _ = try await add("Ann", "Dune (2021)")
+        let dune = [MovieReference.tmdb(438631)]
+        let day = try #require(WatchDay.parse("2026-11-01"))
+        guard case .done = try editor.watched(member: "Ann", dune, mark: WatchMark(watched: true, on: day)) else {
+            Issue.record("not marked")
+            return
+        }
+        let later = WatchMark(watched: true, on: WatchDay.parse("2026-11-20"), rating: 9)
+        _ = try editor.watched(member: "Ann", dune, mark: later, keepingDay: true)
+        var mark = try #require(try editor.store.ratings(member: "Ann").members.first?.movies.first?.mark)
+        #expect(mark == WatchMark(watched: true, on: day, rating: 9))
+        _ = try editor.unwatched(member: "Ann", dune)
+        mark = try #require(try editor.store.ratings(member: "Ann").members.first?.movies.first?.mark)
+        #expect(mark == WatchMark(watched: false, on: nil, rating: 9))
+        // Without keepingDay (`mustc watched --on`), the day given is the day kept.
+        _ = try editor.watched(member: "Ann", dune, mark: later)
+        mark = try #require(try editor.store.ratings(member: "Ann").members.first?.movies.first?.mark)
+        #expect(mark.on == WatchDay.parse("2026-11-20"))
+    }
+
     @Test func removeTakesItOffTheList() async throws {
         _ = try await add("Ann", "tmdb:438631")
         #expect(

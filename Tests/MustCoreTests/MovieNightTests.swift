@@ -112,7 +112,12 @@ import Testing
         let picks = try #require(json["picks"] as? [[String: Any]])
         #expect(
             Set(picks[0].keys)
-                == ["title", "year", "remoteId", "keptBy", "voteAverage", "voteCount", "weighted", "trend", "why"])
+                == [
+                    "title", "year", "remoteId", "keptBy", "voteAverage", "voteCount", "weighted", "trend", "why",
+                    "runtime", "certification", "genres", "providers",
+                ])
+        #expect(
+            picks[1]["providers"] is NSNull && picks[1]["runtime"] is NSNull && picks[1]["genres"] as? [String] == [])
         #expect(picks[0]["weighted"] as? Double == 7.756)
         #expect(picks[1]["weighted"] is NSNull && picks[1]["year"] is NSNull && picks[1]["trend"] is NSNull)
         #expect(report.render(.table).hasPrefix("Tonight for Ann and Bob, best first:\n  1. Up (2009): Ann keeps it;"))

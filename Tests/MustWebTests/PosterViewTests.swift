@@ -33,7 +33,8 @@ import Testing
         let without = PageTests.movie(PageTests.hostile, rating: 6)
         let member = MemberRatings(name: "Ann", movies: [withPoster, without])
         let page = try #require(
-            try Site().library.render(MemberPage(member: member, sort: .title, window: "7d"), withTemplate: "member"))
+            try Site().library.render(
+                MemberPage(member: member, query: MemberQuery(), prior: nil, edit: nil), withTemplate: "member"))
         #expect(
             page.contains(
                 #"<img class="poster" src="/posters/w185/amelie.jpg" srcset="/posters/w342/amelie.jpg 2x" "#

@@ -264,7 +264,7 @@ def hostile_names(driver, url):
     page_is_safe(driver, "a hostile member and title added from the family page", HOSTILE_MOVIE)
     driver.get(url + "/members/" + urllib.parse.quote(HOSTILE_MEMBER, safe=""))
     page_is_safe(driver, "the hostile member's page, signed in", HOSTILE_MEMBER)
-    links = driver.find_elements(By.CSS_SELECTOR, "ul.remove a")
+    links = driver.find_elements(By.CSS_SELECTOR, "li.card a.button")
     check("the hostile title has a remove link", links, driver.page_source)
     if links:
         navigating(driver, links[0].click)
@@ -275,14 +275,15 @@ def hostile_names(driver, url):
 
 def remove(driver, url):
     driver.get(url + "/members/Ann")
-    links = [link for link in driver.find_elements(By.CSS_SELECTOR, "ul.remove a") if "Up" in link.text]
+    links = [card.find_element(By.CSS_SELECTOR, "a.button") for card in driver.find_elements(By.CSS_SELECTOR, "li.card")
+             if card.find_element(By.TAG_NAME, "h2").text == "Up"]
     check("remove: a link for Up", links, driver.page_source)
     if not links:
         return
     navigating(driver, links[0].click)
     check("remove: a confirmation step", "Remove Up" in driver.page_source and
           [title["title"] for title in ratings("Ann")].count("Up") == 1, driver.page_source)
-    navigating(driver, driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click)
+    navigating(driver, driver.find_element(By.CSS_SELECTOR, "main form[action$='/remove'] button[type=submit]").click)
     check("remove: the page says so", "Ann no longer has" in notice(driver), notice(driver))
     titles = [movie["title"] for movie in ratings("Ann")]
     check("remove: gone from ratings", "Up" not in titles, titles)

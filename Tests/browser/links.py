@@ -14,6 +14,12 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 
+def label(link):
+    """The member's name a link shows: a member card's `.who` (the card also holds posters and a count)."""
+    who = link.find_elements(By.CSS_SELECTOR, ".who")
+    return (who[0] if who else link).get_attribute("textContent").strip()
+
+
 def main():
     base, names = sys.argv[1], sys.argv[2:]
     options = Options()
@@ -26,7 +32,7 @@ def main():
         for name in names:
             driver.get(base)
             links = [link for link in driver.find_elements(By.CSS_SELECTOR, "a[href^='/members/']")
-                     if link.get_attribute("textContent").strip() == name]
+                     if label(link) == name]
             if not links:
                 found[name] = {"path": None, "h1": None}
                 continue

@@ -1,7 +1,8 @@
 """Drives headless Chromium over `/night` at 360 px: ticks the members named, presses Pick, and prints what the
 page showed as one JSON object.
 
-Usage: night.py BASE_URL MEMBER...
+Usage: night.py BASE_URL MEMBER... [--minutes N] [--age CERT] [--unrated] [--streaming] [--genre NAME]
+Tonight's choices (issue 28) are filled in as a user would: typed, ticked by their label, picked from the list.
 The Swift test (NightPageTests) starts the server, runs this with a deadline, and judges the JSON.
 """
 
@@ -9,13 +10,16 @@ import json
 import sys
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from pages import browser, visit
 
 
 def main():
-    base, *members = sys.argv[1:]
+    base, *rest = sys.argv[1:]
+    members = [word for word in rest if not word.startswith("--") and not is_value(rest, word)]
+    choices = {rest[i][2:]: (rest[i + 1] if i + 1 < len(rest) and not rest[i + 1].startswith("--") else True)
+               for i in range(len(rest)) if rest[i].startswith("--")}
     driver = browser(360, 800)
     try:
         before = visit(driver, base + "/night")
@@ -24,6 +28,16 @@ def main():
             if box.get_attribute("value") in members:
                 # A click on the label, as a thumb would: the label is the box's tap target.
                 driver.find_element(By.CSS_SELECTOR, f"label[for='{box.get_attribute('id')}']").click()
+        if "minutes" in choices:
+            field = driver.find_element(By.ID, "minutes")
+            field.clear()
+            field.send_keys(choices["minutes"])
+        for name in ("age", "genre"):
+            if name in choices:
+                Select(driver.find_element(By.ID, name)).select_by_value(choices[name])
+        for name in ("unrated", "streaming"):
+            if name in choices:
+                driver.find_element(By.CSS_SELECTOR, f"label[for='{name}']").click()
         driver.find_element(By.CSS_SELECTOR, "form.night button[type=submit]").click()
         # The click starts a navigation and returns; wait for the answer's address before reading the page.
         WebDriverWait(driver, 60).until(lambda d: "member=" in d.current_url)
@@ -31,10 +45,17 @@ def main():
         picks = [item.get_attribute("textContent").strip() for item in driver.find_elements(By.CSS_SELECTOR, "ol.picks li")]
         ticked = [box.get_attribute("value") for box in driver.find_elements(By.NAME, "member") if box.is_selected()]
         heading = [h2.get_attribute("textContent") for h2 in driver.find_elements(By.TAG_NAME, "h2")]
+        limit = [p.get_attribute("textContent") for p in driver.find_elements(By.CSS_SELECTOR, "p.limit")]
         print(json.dumps({"before": before, "after": after, "offered": offered, "ticked": ticked,
-                          "picks": picks, "heading": heading, "url": driver.current_url}))
+                          "picks": picks, "heading": heading, "limit": limit, "url": driver.current_url}))
     finally:
         driver.quit()
+
+
+def is_value(words, word):
+    """Whether `word` is the value of the option before it (for example the 100 of --minutes 100)."""
+    index = words.index(word)
+    return index > 0 and words[index - 1] in ("--minutes", "--age", "--genre")
 
 
 if __name__ == "__main__":

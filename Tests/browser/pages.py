@@ -57,11 +57,14 @@ def visit(driver, url):
 
 def member_rows(driver):
     rows = []
-    for row in driver.find_elements(By.CSS_SELECTOR, "table.cards tbody tr"):
-        cells = [row.find_element(By.TAG_NAME, "th")] + row.find_elements(By.TAG_NAME, "td")
+    for card in driver.find_elements(By.CSS_SELECTOR, "li.card"):
+        def text(selector):
+            found = card.find_elements(By.CSS_SELECTOR, selector)
+            return found[0].get_attribute("textContent").strip() if found else None
         rows.append({
-            "cells": [cell.get_attribute("textContent").strip() for cell in cells],
-            "sparkLabel": [svg.get_attribute("aria-label") for svg in row.find_elements(By.TAG_NAME, "svg")],
+            "title": text("h2"), "year": text(".year"), "rating": text(".rating"), "move": text(".move"),
+            "votes": text(".votes"),
+            "sparkLabel": [svg.get_attribute("aria-label") for svg in card.find_elements(By.TAG_NAME, "svg")],
         })
     return rows
 
@@ -70,13 +73,14 @@ def movie_charts(driver):
     charts = []
     for figure in driver.find_elements(By.CSS_SELECTOR, "figure.chart"):
         svg = figure.find_element(By.TAG_NAME, "svg")
-        labelled = svg.get_attribute("aria-labelledby").split()
         charts.append({
             "caption": figure.find_element(By.TAG_NAME, "figcaption").get_attribute("textContent"),
             "points": figure.find_element(By.TAG_NAME, "polyline").get_attribute("points"),
             "height": svg.size["height"],
-            "alternative": " ".join(
-                driver.find_element(By.ID, name).get_attribute("textContent") for name in labelled),
+            "label": svg.get_attribute("aria-label"),
+            "alternative": figure.find_element(By.CSS_SELECTOR, "details .figures-text").get_attribute("textContent"),
+            "detailsOpen": figure.find_element(By.TAG_NAME, "details").get_attribute("open") is not None,
+            "ticks": [tick.get_attribute("textContent") for tick in figure.find_elements(By.CSS_SELECTOR, ".ticks span")],
         })
     return charts
 

@@ -11,7 +11,7 @@ enum BrowserTools {
     static let programs = ["/usr/bin/chromium": "chromium", "/usr/bin/chromedriver": "chromium-driver"]
 
     /// The modules of contrib/packages/python.txt's packages.
-    static let modules = ["selenium", "axe_selenium_python"]
+    static let modules = ["selenium", "axe_playwright_python"]
 
     struct Missing: Error, CustomStringConvertible {
         var description: String

@@ -36,9 +36,10 @@ import Testing
     }
 
     /// Runs a script of Tests/browser (pages.py unless named) with a deadline and returns its JSON.
-    static func browse(_ base: String, _ paths: [String], screenshots: String? = nil, script name: String = "pages.py")
-        async throws -> [String: Any]
-    {
+    static func browse(
+        _ base: String, _ paths: [String], screenshots: String? = nil, script name: String = "pages.py",
+        deadline: Double = 240
+    ) async throws -> [String: Any] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "browser/\(name)").path
         try BrowserTools.require()
@@ -54,7 +55,7 @@ import Testing
         try process.run()
         let running = Running(process: process, stdoutPath: out, stderrPath: err)
         // Chromium starting on a loaded 2-core machine takes seconds; a run past this is a hang.
-        let (outcome, exited) = await running.wait(orKillAfter: 240)
+        let (outcome, exited) = await running.wait(orKillAfter: deadline)
         guard exited, outcome.status == 0 else { throw ServeError.browser(outcome.all) }
         return try outcome.json()
     }
@@ -99,41 +100,42 @@ import Testing
         #expect(Self.withoutTrendStart(after.stdout) == Self.withoutTrendStart(ratings.stdout))
     }
 
-    /// Each row shows the movie's title (year), year, rating, votes and popularity as `ratings --format json`.
+    /// Each card shows the movie's title, year, rating to one decimal and votes as `ratings --format json` has
+    /// them.
     static func expectMemberPage(_ page: [String: Any], equals ratings: Outcome) throws {
         let members = try #require(try ratings.json()["members"] as? [[String: Any]])
         let movies = try #require(members.first?["movies"] as? [[String: Any]])
         let rows = try #require(page["rows"] as? [[String: Any]])
         #expect(rows.count == movies.count)
-        for (row, movie) in zip(rows, movies) {
-            let cells = try #require(row["cells"] as? [String])
-            let year = movie["year"] as? Int
+        for movie in movies {
             let title = try #require(movie["title"] as? String)
-            #expect(cells[0] == (year.map { "\(title) (\($0))" } ?? title))
-            #expect(cells[1] == (year.map(String.init) ?? "–"))
+            let row = try #require(rows.first { $0["title"] as? String == title }, "no card for \(title)")
+            #expect(row["year"] as? String == (movie["year"] as? Int).map(String.init))
             let rating = try #require(movie["voteAverage"] as? Double)
-            // Figures as TMDB sent them, as the commands' tables show them.
-            #expect(cells[2].hasPrefix("\(rating)"), "\(cells[2]) for \(rating)")
+            let tenths = Int((rating * 10).rounded())
+            #expect(row["rating"] as? String == "\(tenths / 10).\(tenths % 10)", "\(row) for \(rating)")
             let votes = try #require(movie["voteCount"] as? Int)
-            #expect(cells[3] == votes.formatted(.number.locale(Locale(identifier: "en_US"))))
-            #expect(cells[4] == "\(try #require(movie["popularity"] as? Double))")
+            #expect((row["votes"] as? String)?.hasPrefix(votes < 1000 ? "\(votes) votes" : "") == true, "\(row)")
             let labels = try #require(row["sparkLabel"] as? [String])
-            #expect(labels.count == 1 && labels[0].hasPrefix("Rating over 7d: "), "\(labels)")
+            #expect(labels.count == 1 && labels[0].hasPrefix("Rating this week: "), "\(labels)")
         }
-        // Up moved from 7.9 to 8.2 this week: its sparkline says so, and its trend is shown.
-        let up = try #require(rows.first { ($0["cells"] as? [String])?.first == "Up (2009)" })
-        #expect((up["sparkLabel"] as? [String])?.first == "Rating over 7d: 7.9, 8.0, 8.2")
-        #expect((up["cells"] as? [String])?[2] == "8.2 +0.3")
+        // Up moved from 7.9 to 8.2 this week: its sparkline says so, and its move is shown.
+        let up = try #require(rows.first { $0["title"] as? String == "Up" })
+        #expect((up["sparkLabel"] as? [String])?.first == "Rating this week: 7.9, 8.0, 8.2")
+        #expect((up["move"] as? String)?.hasSuffix("up 0.3") == true, "\(up)")
     }
 
     static func expectChart(_ page: [String: Any]) throws {
         let charts = try #require(page["charts"] as? [[String: Any]])
         #expect(charts.count == 3)
         let rating = try #require(charts.first)
-        #expect((rating["caption"] as? String)?.hasPrefix("Vote average") == true)
+        #expect(rating["caption"] as? String == "Rating")
         #expect((rating["points"] as? String)?.split(separator: " ").count == 3)
         let alternative = try #require(rating["alternative"] as? String)
-        #expect(alternative.contains("Vote average: 7.9 8.0 8.2"), "\(alternative)")
+        #expect(alternative.contains("7.9 8.0 8.2"), "\(alternative)")
+        #expect(rating["detailsOpen"] as? Bool == false, "the figures are in a closed <details>")
+        #expect((rating["label"] as? String)?.hasSuffix("from 7.9 to 8.2") == true, "\(rating)")
+        #expect((rating["ticks"] as? [String])?.isEmpty == false, "the x axis has dates")
         #expect((rating["height"] as? Double ?? 0) > 50)
     }
 

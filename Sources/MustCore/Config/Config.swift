@@ -42,6 +42,8 @@ public struct Config: Sendable, Equatable {
     public struct Serve: Sendable, Equatable {
         /// Where `mustc serve` listens: loopback unless the user asks for the network.
         public var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+        /// The zone the pages write times in (an IANA name such as "Europe/Berlin"); nil is the system's.
+        public var timeZone: String?
         /// More names the page answers to (besides its listen address, localhost, 127.0.0.1, [::1] and this
         /// machine's names and addresses): a proxy's public name, a name in /etc/hosts. Any other `Host` gets 421,
         /// so a website the family visits cannot read the lists through DNS rebinding.
@@ -63,8 +65,23 @@ public struct Config: Sendable, Equatable {
         public var notFoundRetryInterval: TimeInterval = 7 * 24 * 3600
     }
 
+    /// Who watches and where (issue 28): the region whose certifications and providers are read, the services the
+    /// family pays for, and how often the large appended blocks are asked for again.
+    public struct Family: Sendable, Equatable {
+        /// ISO 3166-1 alpha-2, in capitals.
+        public var region = "US"
+        /// Provider names or ids (as text), as the user wrote them.
+        public var services: [String] = []
+        /// A movie's release and provider blocks are asked for again once older than this; every other refresh
+        /// is the small details request (1.6 KB against about 80 KB for a popular movie with both blocks).
+        public var availabilityEvery: TimeInterval = 24 * 3600
+
+        public init() {}
+    }
+
     public var database: String?
     public var tmdb = TMDB()
+    public var family = Family()
     public var fetch = Fetch()
     public var schedule = Schedule()
     public var history = History()

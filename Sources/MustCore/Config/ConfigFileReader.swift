@@ -11,7 +11,7 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters"])
+        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family"])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {
@@ -30,8 +30,16 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen", "hosts"])
+            try serve.checkKeys(["listen", "hosts", "timeZone"])
             config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
+            // Empty is unset, as everywhere in the example: the system's zone.
+            if let zone = try serve.string("timeZone"), !zone.isEmpty {
+                guard TimeZone(identifier: zone) != nil else {
+                    throw .invalidValue(
+                        source: path, key: "serve.timeZone", expected: "a time zone name such as Europe/Berlin or UTC")
+                }
+                config.serve.timeZone = zone
+            }
             if let listen = try serve.string("listen") {
                 guard let address = ListenAddress.parse(listen) else {
                     throw .invalidValue(source: path, key: "serve.listen", expected: ListenAddress.expected)
@@ -46,6 +54,14 @@ struct ConfigFileReader {
             config.posters.maxConcurrentDownloads =
                 try posters.integer("maxConcurrentDownloads", minimum: 1) ?? config.posters.maxConcurrentDownloads
         }
+        if let family = try section.object("family") { try apply(family: family, to: &config) }
+    }
+
+    private func apply(family: Section, to config: inout Config) throws(ConfigError) {
+        try family.checkKeys(["region", "services", "availabilityEvery"])
+        config.family.region = try family.region("region") ?? config.family.region
+        config.family.services = try family.services("services") ?? config.family.services
+        config.family.availabilityEvery = try family.duration("availabilityEvery") ?? config.family.availabilityEvery
     }
 
     private func apply(tmdb: Section, to config: inout Config) throws(ConfigError) {
@@ -151,6 +167,35 @@ private struct Section {
             throw .invalidValue(source: path, key: prefix + key, expected: "a language such as \"en-US\" or \"fr\"")
         }
         return text
+    }
+
+    /// An ISO 3166-1 alpha-2 region in capitals: "US", "GB", "DE".
+    func region(_ key: String) throws(ConfigError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
+        guard text.count == 2, text.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw .invalidValue(
+                source: path, key: prefix + key, expected: "a two-letter ISO 3166-1 region in capitals, such as \"US\"")
+        }
+        return text
+    }
+
+    /// Provider names or ids: an array of strings or whole numbers, for example ["Netflix", 337].
+    func services(_ key: String) throws(ConfigError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        let expected = "an array of provider names or ids (for example [\"Netflix\", 337])"
+        guard case .array(let elements) = value else { throw mismatch(key, expected, value) }
+        var services: [String] = []
+        for element in elements {
+            switch element {
+            case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
+                services.append(text.trimmingCharacters(in: .whitespaces))
+            case .number(let number) where number.rounded() == number && number > 0 && number < 1e9:
+                services.append(String(Int(number)))
+            default: throw mismatch(key, expected, element)
+            }
+        }
+        return services
     }
 
     func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, of: Choice.Type) throws(ConfigError) -> Choice?

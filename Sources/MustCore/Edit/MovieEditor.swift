@@ -120,6 +120,19 @@ public struct MovieEditor: Sendable {
         }
     }
 
+    /// Marks movies watched by a member, with their own rating when given: `mustc watched` and the page's card.
+    /// `keepingDay` keeps the day of one already watched (a rating given later).
+    public func watched(
+        member: String, _ references: [MovieReference], mark: WatchMark, keepingDay: Bool = false
+    ) throws(StoreError) -> WatchOutcome {
+        try store.markWatched(member: member, references, mark: mark, keepingDay: keepingDay, now: clock())
+    }
+
+    /// Takes the watched mark back (`mustc watched --undo`); the rating and the link stay.
+    public func unwatched(member: String, _ references: [MovieReference]) throws(StoreError) -> WatchOutcome {
+        try store.unmarkWatched(member: member, references)
+    }
+
     /// Takes the movie off the member's list; a movie no member keeps any more is deleted.
     public func remove(member: String, movie reference: MovieReference) throws(StoreError) -> UnlinkOutcome {
         try store.unlink(member: member, movie: reference)

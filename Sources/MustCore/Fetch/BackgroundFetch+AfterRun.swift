@@ -26,9 +26,10 @@ extension BackgroundFetch {
     private func runHook(_ hook: NewDataHook, id: Int64, startedAt: Date) async {
         let store = runner.store
         let logger = runner.logger
+        let services = runner.settings.services
         let changes: ChangesReport? = await offPool {
             do {
-                return try store.changes(since: startedAt, runId: id)
+                return try store.changes(since: startedAt, runId: id, services: services)
             } catch {
                 logger.warning("the newData hook was not run: cannot read this run's changes: \(error)")
                 return nil
@@ -36,7 +37,7 @@ extension BackgroundFetch {
         }
         guard let changes else { return }
         let input = Array(ReportRenderer.json(changes).utf8) + [UInt8(ascii: "\n")]
-        let record = await hook.run(input: input, changes: changes.changes.count, runId: id, now: scheduler.now())
+        let record = await hook.run(input: input, changes: changes.count, runId: id, now: scheduler.now())
         let detail = record.stderrTail.isEmpty ? "" : ": \(record.stderrTail)"
         let summary =
             "newData hook \(record.program) \(record.outcome.rawValue)"

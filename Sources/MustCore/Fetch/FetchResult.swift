@@ -21,6 +21,8 @@ public struct FetchSummary: Sendable, Equatable {
     public var firstFailure: String?
     /// Set when the store could not be read or written: the run could not do its job.
     public var storeFailure: String?
+    /// Movies that arrived on, or left, one of the family's services in this run: new data too (issue 28).
+    public var availabilityChanges = 0
 
     public init() {}
 
@@ -57,12 +59,13 @@ public struct FetchSummary: Sendable, Equatable {
     /// The completion operation's table:
     /// - failed: the credentials were rejected, or every attempted movie failed and not merely because TMDB
     ///   does not know it (the network is down, TMDB is down), or the store failed;
-    /// - newData: at least one movie changed, whatever else failed;
+    /// - newData: at least one movie changed (its figures, or its place on one of the family's services), whatever
+    ///   else failed;
     /// - noData: everything else, including an empty library. Never newData without a change.
     public var result: FetchResult {
         if unauthorized || storeFailure != nil { return .failed }
         let attempted = changed + unchanged + failed
         if attempted > 0, changed + unchanged == 0, unavailable > 0 { return .failed }
-        return changed > 0 ? .newData : .noData
+        return changed > 0 || availabilityChanges > 0 ? .newData : .noData
     }
 }

@@ -42,6 +42,11 @@ public struct FetchRunner: Sendable {
         public var readPageSize = 500
         /// When each movie is checked next.
         public var checkPolicy: MovieSchedulePolicy
+        /// The family's region, and how old its release and provider data may grow (issue 28).
+        public var region: String
+        public var availabilityEvery: TimeInterval
+        /// The family's services: an availability change on one of them makes the run newData.
+        public var services: [String]
 
         public init(_ config: Config) {
             maxConcurrentOperations = max(config.fetch.maxConcurrentOperations, 1)
@@ -49,6 +54,9 @@ public struct FetchRunner: Sendable {
             writeBatchSize = max(config.fetch.writeBatchSize, 1)
             notFoundRetryInterval = config.schedule.notFoundRetryInterval
             checkPolicy = MovieSchedulePolicy(config.schedule)
+            region = config.family.region
+            availabilityEvery = config.family.availabilityEvery
+            services = config.family.services
         }
     }
 
@@ -75,7 +83,7 @@ public struct FetchRunner: Sendable {
     }
 
     enum Event: Sendable {
-        case finished(StoredMovie, FetchOutcome, MovieWrite?, UpdateMovieOperation.PosterNote)
+        case finished(StoredMovie, FetchOutcome, [MovieWrite], UpdateMovieOperation.PosterNote)
         case budgetExhausted
         /// Time to commit what is pending, even when no answer arrived.
         case flushTick
@@ -101,6 +109,8 @@ public struct FetchRunner: Sendable {
         }
         let downloads = posters?.start()
         var run = FetchRun(runner: self, scope: scope, downloads: downloads)
+        let plan = ExtrasPlan(
+            region: settings.region, every: settings.availabilityEvery, force: force, now: scope.asOf)
         await withTaskGroup(of: Event.self) { group in
             let budget = settings.runBudget
             group.addTask {
@@ -115,7 +125,7 @@ public struct FetchRunner: Sendable {
             group.addTask(operation: tick)
             var inFlight = 0
             while inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
-                group.addTask { await Self.check(movie, client: client) }
+                group.addTask { await Self.check(movie, client: client, plan: plan) }
                 inFlight += 1
             }
             while inFlight > 0, let event = await group.next() {
@@ -128,7 +138,7 @@ public struct FetchRunner: Sendable {
                 // Only in a free slot: a flush tick or the budget timer frees none (issue 29: each tick used to start
                 // one movie more, 4 in flight under a limit of 3 in any run longer than a tick).
                 if inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
-                    group.addTask { await Self.check(movie, client: client) }
+                    group.addTask { await Self.check(movie, client: client, plan: plan) }
                     inFlight += 1
                 }
                 progress?(run.progress(requests: (client.counter?.value ?? 0) - requestsBefore, since: started))
@@ -146,13 +156,24 @@ public struct FetchRunner: Sendable {
         return report
     }
 
+    /// How many arrivals on, or departures from, the family's services the run in progress recorded.
+    func availabilityChangesInRun() -> Int {
+        guard !settings.services.isEmpty else { return 0 }
+        do {
+            return try store.availabilityChangesOfRunInProgress(services: settings.services)
+        } catch {
+            logger.warning("could not count the run's availability changes: \(error)")
+            return 0
+        }
+    }
+
     static func milliseconds(since start: ContinuousClock.Instant) -> String {
         String(format: "%.1f", (ContinuousClock.now - start).seconds * 1000)
     }
 
-    private static func check(_ movie: StoredMovie, client: TMDBClient) async -> Event {
-        let (outcome, write, poster) = await UpdateMovieOperation(movie: movie, client: client).check()
-        return .finished(movie, outcome, write, poster)
+    private static func check(_ movie: StoredMovie, client: TMDBClient, plan: ExtrasPlan) async -> Event {
+        let (outcome, writes, poster) = await UpdateMovieOperation(movie: movie, client: client, extras: plan).check()
+        return .finished(movie, outcome, writes, poster)
     }
 }
 
@@ -212,7 +233,7 @@ struct FetchRun {
         case .flushTick:
             writes.flushIfDue(now: runner.now())
             return nil
-        case .finished(let movie, let outcome, let write, let poster):
+        case .finished(let movie, let outcome, let movieWrites, let poster):
             summary.add(outcome)
             // Handed over, not awaited: the downloads run apart and never hold up this movie's writes.
             if let path = poster.path { downloads?.want(path) }
@@ -223,7 +244,7 @@ struct FetchRun {
                     metadata: ["movie": "\(movie.id)", "remoteId": "\(movie.remoteId.map(String.init) ?? "-")"])
             }
             let now = runner.now()
-            if let write { writes.append(write) }
+            for write in movieWrites { writes.append(write) }
             if let result = Self.checkResult(outcome) {
                 let check = runner.settings.checkPolicy.next(
                     after: result, from: movie.check, at: now, random: runner.random())
@@ -271,6 +292,7 @@ struct FetchRun {
         let written = await writes.writer.drain()
         for refused in written.refused where refused.write.isChange { summary.unrecorded(refused.reason) }
         if let failure = written.batchFailure { summary.storeFailure = summary.storeFailure ?? failure }
+        summary.availabilityChanges = runner.availabilityChangesInRun()
         if stopReason == .budgetExhausted {
             runner.logger.warning("fetch run budget exhausted", metadata: ["skipped": "\(unseen)"])
         }

@@ -5,10 +5,13 @@ import Foundation
 public struct UpdateMovieOperation: Sendable {
     public var movie: StoredMovie
     public var client: TMDBClient
+    /// When the appended blocks are due (nil: never asked for).
+    public var extras: ExtrasPlan?
 
-    public init(movie: StoredMovie, client: TMDBClient) {
+    public init(movie: StoredMovie, client: TMDBClient, extras: ExtrasPlan? = nil) {
         self.movie = movie
         self.client = client
+        self.extras = extras
     }
 
     /// What TMDB's answer said of the poster, for the run's downloads: the path (nil when it named none, or one
@@ -24,29 +27,32 @@ public struct UpdateMovieOperation: Sendable {
         }
     }
 
-    public func run() async -> (FetchOutcome, MovieWrite?) {
-        let (outcome, write, _) = await check()
-        return (outcome, write)
+    public func run() async -> (FetchOutcome, [MovieWrite]) {
+        let (outcome, writes, _) = await check()
+        return (outcome, writes)
     }
 
-    /// The outcome, the row change, and what the answer said of the poster.
-    public func check() async -> (FetchOutcome, MovieWrite?, PosterNote) {
+    /// The outcome, the row changes (the figures or the recovery, then the extras when they were asked for), and
+    /// what the answer said of the poster.
+    public func check() async -> (FetchOutcome, [MovieWrite], PosterNote) {
         do {
             guard let remoteId = movie.remoteId else {
                 let (outcome, write) = try await resolve()
                 var remote: RemoteMovie?
                 if case .resolved(_, let resolved)? = write { remote = resolved }
-                return (outcome, write, PosterNote(remote))
+                return (outcome, write.map { [$0] } ?? [], PosterNote(remote))
             }
-            let remote = try await client.details(id: remoteId)
+            let region = extras.flatMap { $0.isDue(for: movie) ? $0.region : nil }
+            let (remote, found) = try await client.details(id: remoteId, extrasRegion: region)
             let (outcome, write) = compare(remote)
-            return (outcome, write, PosterNote(remote))
+            let extrasWrite = region.map { MovieWrite.extras(movieId: movie.id, found ?? MovieExtras(), region: $0) }
+            return (outcome, [write, extrasWrite].compactMap { $0 }, PosterNote(remote))
         } catch let error as TMDBError {
             let (outcome, write) = failed(FetchFailure(error))
-            return (outcome, write, PosterNote(nil))
+            return (outcome, write.map { [$0] } ?? [], PosterNote(nil))
         } catch {
             // Only cancellation reaches here: the run was stopped or ran out of budget.
-            return (.skipped(.cancelled), nil, PosterNote(nil))
+            return (.skipped(.cancelled), [], PosterNote(nil))
         }
     }
 
@@ -110,5 +116,23 @@ public struct UpdateMovieOperation: Sendable {
                 ? nil : MovieWrite.failure(movieId: movie.id, message: failure.message, notFound: false)
             return (.failed(failure), write)
         }
+    }
+}
+
+/// When a check asks for `release_dates` and `watch/providers` with the details: at a movie's first check, when
+/// what it has is older than `every` or was read for another region, and on every check of a forced run. Pure.
+public struct ExtrasPlan: Sendable, Equatable {
+    public var region: String
+    public var every: TimeInterval
+    public var force: Bool
+    public var now: Date
+
+    public init(region: String, every: TimeInterval, force: Bool, now: Date) {
+        (self.region, self.every, self.force, self.now) = (region, every, force, now)
+    }
+
+    public func isDue(for movie: StoredMovie) -> Bool {
+        guard !force, let checkedAt = movie.extrasCheckedAt, movie.extrasRegion == region else { return true }
+        return now.timeIntervalSince(checkedAt) >= every
     }
 }

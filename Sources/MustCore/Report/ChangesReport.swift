@@ -5,18 +5,77 @@ import Foundation
 public struct ChangesReport: Sendable, Equatable, Encodable {
     public var since: Date
     public var changes: [MovieChanges]
+    /// Movies arriving on, or leaving, one of the family's services in the window, newest first (issue 28).
+    public var availability: [AvailabilityChange] = []
 
-    public init(since: Date, changes: [MovieChanges]) {
+    public init(since: Date, changes: [MovieChanges], availability: [AvailabilityChange] = []) {
         self.since = since
         self.changes = changes
+        self.availability = availability
     }
+
+    /// Entries of both kinds: what the hook's record counts.
+    public var count: Int { changes.count + availability.count }
 
     private enum CodingKeys: String, CodingKey { case since, changes }
 
+    /// Rating entries keep their shape; availability entries join them in `changes`, marked
+    /// `"kind": "availability"`, all newest first.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ISO8601.string(since), forKey: .since)
-        try container.encode(changes, forKey: .changes)
+        var entries = container.nestedUnkeyedContainer(forKey: .changes)
+        var moves = availability[...]
+        for rating in changes {
+            while let move = moves.first, move.at > rating.last.at {
+                try entries.encode(move)
+                moves = moves.dropFirst()
+            }
+            try entries.encode(rating)
+        }
+        for move in moves { try entries.encode(move) }
+    }
+}
+
+/// A provider starting or ceasing to offer a movie at no extra cost, on one of the family's services.
+public struct AvailabilityChange: Sendable, Equatable, Encodable {
+    public var title: String
+    public var year: Int?
+    public var remoteId: Int?
+    public var at: Date
+    public var providerId: Int
+    public var provider: String
+    public var arrived: Bool
+    public var members: [String]
+
+    public init(
+        title: String, year: Int?, remoteId: Int?, at: Date, providerId: Int, provider: String, arrived: Bool,
+        members: [String]
+    ) {
+        (self.title, self.year, self.remoteId, self.at) = (title, year, remoteId, at)
+        (self.providerId, self.provider, self.arrived, self.members) = (providerId, provider, arrived, members)
+    }
+
+    public var shown: String { MovieName.shown(title, year) }
+
+    /// "now on Netflix", "left Disney Plus".
+    public var what: String { (arrived ? "now on " : "left ") + provider }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, title, year, remoteId, at, provider, providerId, change, members
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("availability", forKey: .kind)
+        try container.encode(title, forKey: .title)
+        try container.encode(year, forKey: .year)
+        try container.encode(remoteId, forKey: .remoteId)
+        try container.encode(ISO8601.string(at), forKey: .at)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(providerId, forKey: .providerId)
+        try container.encode(arrived ? "arrived" : "left", forKey: .change)
+        try container.encode(members, forKey: .members)
     }
 }
 
@@ -117,7 +176,21 @@ extension ChangesReport {
     }
 
     private func table(sparklines: Bool) -> String {
-        guard !changes.isEmpty else { return "No changes since \(ISO8601.string(since))." }
+        guard !changes.isEmpty else {
+            return availability.isEmpty ? "No changes since \(ISO8601.string(since))." : availabilityTable
+        }
+        let ratings = ratingsTable(sparklines: sparklines)
+        return availability.isEmpty ? ratings : ratings + "\n" + availabilityTable
+    }
+
+    /// "On the family's services since …:" and a line per arrival or departure.
+    private var availabilityTable: String {
+        let rows = availability.map { [$0.shown, $0.what, ISO8601.string($0.at)] }
+        let body = ReportRenderer.table(header: ["Movie", "Where", "When"], rows: rows, indent: "  ")
+        return "On the family's services since \(ISO8601.string(since)):\n\(body)"
+    }
+
+    private func ratingsTable(sparklines: Bool) -> String {
         let rows = changes.map { movie -> [String] in
             let (first, last) = (movie.first.figures, movie.last.figures)
             var row = [

@@ -13,6 +13,8 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
     public var unchanged = 0
     public var failed = 0
     public var skipped = 0
+    /// Arrivals on, and departures from, the family's services the run recorded (issue 28).
+    public var availability = 0
     public var requests = 0
     public var elapsed: Double = 0
     public var due: Int?
@@ -41,6 +43,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
                 summary.movies, summary.changed, summary.unchanged, summary.failed, summary.skipped
             )
             requests = report.requests
+            availability = summary.availabilityChanges
             (due, total) = (report.due, report.total)
             elapsed = (report.elapsed * 1000).rounded() / 1000
             nextFetchAt = schedule?.nextFetchAt
@@ -52,7 +55,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case result, movies, changed, unchanged, failed, skipped, requests, elapsed, nextFetchAt, interval, due, total
-        case posters
+        case availability, posters
     }
 
     private enum PosterKeys: String, CodingKey { case downloaded, failed, malformed, removed }
@@ -71,6 +74,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
         try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
         try container.encode(due, forKey: .due)
         try container.encode(total, forKey: .total)
+        try container.encode(availability, forKey: .availability)
         var tally = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .posters)
         try tally.encode(posters.downloaded, forKey: .downloaded)
         try tally.encode(posters.failed, forKey: .failed)
@@ -97,6 +101,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
             let of = total.map { " of \($0)" } ?? ""
             var counts = "\(movies)\(of) movies: \(changed) changed, \(unchanged) unchanged, \(failed) failed"
             if skipped > 0 { counts += ", \(skipped) skipped" }
+            if availability > 0 { counts += ", \(availability) on or off our services" }
             let timing = String(format: "%d requests in %.1fs", requests, elapsed)
             let why = result == "failed" ? failure.map { " Cause: \($0)." } ?? "" : ""
             return "\(result): \(counts); \(timing).\(posterLine)\(why)\(next)"

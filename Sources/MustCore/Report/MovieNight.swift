@@ -14,6 +14,12 @@ public struct NightCandidate: Sendable, Equatable {
     public var keptBy: [String]
     /// Those of them who have watched it.
     public var watchedBy: [String]
+    /// Tonight's facts in the family's region (issue 28); unknown until its extras are read.
+    public var runtime: Int?
+    public var genres: [String] = []
+    public var certification: String?
+    /// nil: never read for the region.
+    public var providers: [ProviderOffer]?
 
     public init(
         movieId: Int64, title: String, year: Int? = nil, remoteId: Int? = nil, voteAverage: Double? = nil,
@@ -51,6 +57,10 @@ public struct NightLibrary: Sendable, Equatable {
     public var prior: NightPrior?
     /// Names that are no member: `pick` refuses them.
     public var unknown: [String]
+    /// The members' own age limits, by name (members without one are absent).
+    public var ageLimits: [String: String] = [:]
+    /// The region's certifications in TMDB's order; empty when never asked.
+    public var certifications: [RegionCertification] = []
 
     public init(members: [String], candidates: [NightCandidate], prior: NightPrior?, unknown: [String] = []) {
         (self.members, self.candidates, self.prior, self.unknown) = (members, candidates, prior, unknown)
@@ -77,8 +87,13 @@ public enum MovieNight {
     /// The best `count` movies: those rated by TMDB first (one not rated yet, such as a film not out, is no
     /// choice for tonight), then by how many of the members keep it, the weighted rating, the week's trend of its
     /// vote average, and its title. Watched movies are left out unless `includeWatched`.
-    public static func rank(_ library: NightLibrary, count: Int, includeWatched: Bool = false) -> [NightPick] {
-        let chosen = library.candidates.filter { includeWatched || $0.watchedBy.isEmpty }
+    public static func rank(
+        _ library: NightLibrary, count: Int, includeWatched: Bool = false, filters: NightFilters = NightFilters()
+    ) -> [NightPick] {
+        let limit = filters.limitRank(library)
+        let chosen = library.candidates.filter {
+            (includeWatched || $0.watchedBy.isEmpty) && filters.admits($0, limitRank: limit, library.certifications)
+        }
         let keyed = chosen.map { candidate -> (NightCandidate, Double?, String) in
             let weighted = library.prior.flatMap { prior in
                 candidate.isRated
@@ -97,7 +112,9 @@ public enum MovieNight {
             return a.0.movieId < b.0.movieId
         }
         return sorted.prefix(max(count, 0)).map { candidate, weighted, _ in
-            NightPick(candidate: candidate, weighted: weighted, why: why(candidate))
+            NightPick(
+                candidate: candidate, weighted: weighted,
+                why: why(candidate) + filters.used(candidate, limited: limit != nil))
         }
     }
 

@@ -11,6 +11,8 @@ public struct MovieReport: Sendable, Equatable {
     public var figures: Figures
     public var updatedAt: Date?
     public var members: [String]
+    /// Each member's watched mark and own rating, in the order of `members`.
+    public var marks: [WatchMark] = []
     /// When TMDB last answered for it, and when it is checked next (nil: never checked).
     public var lastCheckedAt: Date?
     public var nextCheckAt: Date?

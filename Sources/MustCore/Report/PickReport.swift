@@ -9,16 +9,22 @@ public struct PickReport: Sendable, Equatable, Encodable {
     public var members: [String]
     public var picks: [NightPick]
     public var prior: NightPrior?
+    /// Whether tonight's choices (runtime, age limit, services, genres) narrowed the picks: said when none is left.
+    public var filtered = false
 
     public init(members: [String], picks: [NightPick], prior: NightPrior?) {
         (self.members, self.picks, self.prior) = (members, picks, prior)
     }
 
     /// Ranks `library` (see `MovieNight.rank`) into a report.
-    public init(_ library: NightLibrary, count: Int, includeWatched: Bool = false) {
+    public init(
+        _ library: NightLibrary, count: Int, includeWatched: Bool = false, filters: NightFilters = NightFilters()
+    ) {
         self.init(
-            members: library.members, picks: MovieNight.rank(library, count: count, includeWatched: includeWatched),
+            members: library.members,
+            picks: MovieNight.rank(library, count: count, includeWatched: includeWatched, filters: filters),
             prior: library.prior)
+        self.filtered = filters != NightFilters() || !library.ageLimits.isEmpty
     }
 
     public func render(_ format: Format) -> String {
@@ -31,7 +37,8 @@ public struct PickReport: Sendable, Equatable, Encodable {
     private var text: String {
         let who = MovieNight.names(members)
         guard !picks.isEmpty else {
-            return "Nothing to pick: no movie on \(who)'s lists that none of them has watched."
+            return "Nothing to pick: no movie on \(who)'s lists that none of them has watched"
+                + (filtered ? " and that tonight's choices allow." : ".")
         }
         var lines = ["Tonight for \(who), best first:"]
         // One line per pick: a line break in a title shows as `\n`, as in tables.
@@ -57,6 +64,7 @@ public struct PickReport: Sendable, Equatable, Encodable {
 extension NightPick: Encodable {
     private enum CodingKeys: String, CodingKey {
         case title, year, remoteId, keptBy, voteAverage, voteCount, weighted, trend, why
+        case runtime, certification, genres, providers
     }
 
     // Written out so that missing values are `null` rather than absent keys.
@@ -72,5 +80,13 @@ extension NightPick: Encodable {
         try container.encode(weighted.map { ($0 * 1e4).rounded() / 1e4 }, forKey: .weighted)
         try container.encode(candidate.trend, forKey: .trend)
         try container.encode(why, forKey: .why)
+        try container.encode(candidate.runtime, forKey: .runtime)
+        try container.encode(candidate.certification, forKey: .certification)
+        try container.encode(candidate.genres, forKey: .genres)
+        // Kind to names, each kind only when it has some; null when the region's offers were never read.
+        let providers = candidate.providers.map { offers in
+            Dictionary(grouping: offers, by: \.kind.rawValue).mapValues { $0.map(\.name) }
+        }
+        try container.encode(providers, forKey: .providers)
     }
 }

@@ -11,8 +11,53 @@ struct HistoryWindow: Sendable, Equatable {
 extension Store {
     /// The movies that changed since `since`, newest first; only `member`'s movies when given, only what the fetch
     /// run `runId` found when given. Reads only: `mustc changes` must never write.
-    public func changes(since: Date, member: String? = nil, runId: Int64? = nil) throws(StoreError) -> ChangesReport {
-        try read { db in try Self.changes(db, since: since, member: member, runId: runId) }
+    /// With `services`, the report also lists the movies that arrived on or left one of them (issue 28).
+    public func changes(since: Date, member: String? = nil, runId: Int64? = nil, services: [String] = [])
+        throws(StoreError) -> ChangesReport
+    {
+        try read { db in
+            var report = try Self.changes(db, since: since, member: member, runId: runId)
+            if !services.isEmpty {
+                report.availability = try Self.availabilityChanges(
+                    db, since: since, member: member, runId: runId, services: ServiceMatcher(services))
+            }
+            return report
+        }
+    }
+
+    /// Arrivals and departures on the family's services, newest first; a range of the index on `at`.
+    static func availabilityChanges(
+        _ db: Database, since: Date, member: String?, runId: Int64?, services: ServiceMatcher
+    ) throws -> [AvailabilityChange] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT availabilityChange.movieId, at, providerId, provider, arrived, movie.title, movie.year,
+                    movie.remoteId
+                FROM availabilityChange INDEXED BY availabilityChange_at
+                JOIN movie ON movie.id = availabilityChange.movieId
+                WHERE at >= :since AND (:run IS NULL OR runId = :run)
+                    AND (:member IS NULL OR availabilityChange.movieId IN (
+                        SELECT memberMovie.movieId FROM memberMovie JOIN member ON member.id = memberMovie.memberId
+                        WHERE member.nameKey = :member))
+                ORDER BY at DESC, availabilityChange.id DESC
+                """,
+            arguments: ["since": since.timeIntervalSince1970, "run": runId, "member": member.map(TitleKey.make)])
+        var found: [AvailabilityChange] = []
+        for row in rows where services.matches(id: row[2], name: row[3]) {
+            let members = try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT member.name FROM memberMovie JOIN member ON member.id = memberMovie.memberId
+                        WHERE memberMovie.movieId = ? ORDER BY member.nameKey
+                        """),
+                arguments: [row[0] as Int64])
+            found.append(
+                AvailabilityChange(
+                    title: row[5], year: row[6], remoteId: row[7], at: Date(timeIntervalSince1970: row[1]),
+                    providerId: row[2], provider: row[3], arrived: row[4], members: members))
+        }
+        return found
     }
 
     static func changes(_ db: Database, since: Date, member: String?, runId: Int64?) throws -> ChangesReport {

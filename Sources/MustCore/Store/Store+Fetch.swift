@@ -16,13 +16,16 @@ public struct StoredMovie: Sendable, Equatable {
     public var check: MovieCheck?
     /// The year the user gave: a search for an unresolved movie must ask for that one, not its remake.
     public var year: Int?
+    /// When its release and provider data were last read, and for which region (nil: never).
+    public var extrasCheckedAt: Date?
+    public var extrasRegion: String?
     /// TMDB's poster path as last stored; a check that brings another one writes it.
     public var posterPath: String?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
         voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
-        year: Int? = nil, posterPath: String? = nil
+        year: Int? = nil, extrasCheckedAt: Date? = nil, extrasRegion: String? = nil, posterPath: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -34,6 +37,8 @@ public struct StoredMovie: Sendable, Equatable {
         self.notFoundAt = notFoundAt
         self.check = check
         self.year = year
+        self.extrasCheckedAt = extrasCheckedAt
+        self.extrasRegion = extrasRegion
         self.posterPath = posterPath
     }
 }
@@ -45,6 +50,8 @@ public enum MovieWrite: Sendable, Equatable {
     /// movie that already has the id, taking its links and aliases along.
     case resolved(movieId: Int64, RemoteMovie)
     case failure(movieId: Int64, message: String, notFound: Bool)
+    /// Runtime, genres, certification and providers read for `region`; written whatever the ratings did.
+    case extras(movieId: Int64, MovieExtras, region: String)
     /// A movie that failed before answered normally, unchanged.
     case recovered(movieId: Int64)
     /// Where the movie now stands in the per-movie schedule; every check that got this far writes one.
@@ -58,7 +65,7 @@ extension MovieWrite {
     public var movieId: Int64 {
         switch self {
         case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _),
-            .poster(let id, _):
+            .extras(let id, _, _), .poster(let id, _):
             id
         }
     }
@@ -67,7 +74,7 @@ extension MovieWrite {
     public var isChange: Bool {
         switch self {
         case .ratings, .resolved: true
-        case .failure, .recovered, .checked, .poster: false
+        case .failure, .recovered, .checked, .extras, .poster: false
         }
     }
 }
@@ -120,7 +127,8 @@ extension Store {
     private static let storedMovieColumns = """
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
-        movieSchedule.nextCheckAt, movie.year, movie.posterPath
+        movieSchedule.nextCheckAt, movie.year, movieSchedule.extrasCheckedAt, movieSchedule.extrasRegion,
+        movie.posterPath
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -186,7 +194,9 @@ extension Store {
                         MovieCheck(
                             checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
                             nextCheckAt: Date(timeIntervalSince1970: next))
-                    }, year: row[11], posterPath: row[12]))
+                    }, year: row[11],
+                    extrasCheckedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    extrasRegion: row[13], posterPath: row[14]))
         }
         return movies
     }
@@ -295,6 +305,8 @@ extension Store {
                 .execute(arguments: [movieId])
         case .checked(let movieId, let check):
             try record(check, movieId: movieId, db)
+        case .extras(let movieId, let extras, let region):
+            try applyExtras(extras, region: region, movieId: movieId, db, now: batch.now, runId: batch.run)
         case .poster(let movieId, let path):
             try db.cachedStatement(
                 sql: "UPDATE movie SET posterPath = ?, fetchError = NULL, notFoundAt = NULL WHERE id = ?"

@@ -184,6 +184,12 @@ extension Store {
         try read { db in try Self.memberMovie(db, member: name, reference) }
     }
 
+    /// Every movie of the library a reference names, whoever keeps it: the page asks which one when a typed title
+    /// names more than one ("Dune" with Dune (1984) and Dune (2021)).
+    public func libraryMovies(named reference: MovieReference) throws(StoreError) -> [MovieName] {
+        try read { db in try Self.movies(db, named: reference, keptBy: nil) }
+    }
+
     /// Replaces the candidates shown for a movie no TMDB result matched exactly.
     public func saveCandidates(movieId: Int64, _ candidates: [MovieCandidate]) throws(StoreError) {
         try write { db in

@@ -23,16 +23,18 @@ extension Store {
             else { return nil }
             let id: Int64 = row[0]
             let (checked, next): (Double?, Double?) = (row[9], row[10])
+            let keepers = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT member.name, memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
+                    FROM memberMovie JOIN member ON member.id = memberMovie.memberId
+                    WHERE memberMovie.movieId = ? ORDER BY member.nameKey
+                    """,
+                arguments: [id])
             var report = MovieReport(
                 localId: id, title: row[1], year: row[2], remoteId: row[3], imdbId: row[4],
                 figures: Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7]), updatedAt: row[8],
-                members: try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT member.name FROM memberMovie JOIN member ON member.id = memberMovie.memberId
-                        WHERE memberMovie.movieId = ? ORDER BY member.nameKey
-                        """,
-                    arguments: [id]),
+                members: keepers.map { $0[0] },
                 lastCheckedAt: checked.map(Date.init(timeIntervalSince1970:)),
                 // 0 is "never checked": due at once, shown as now rather than as 1970.
                 nextCheckAt: next.map { Date(timeIntervalSince1970: max($0, 0)) },
@@ -48,6 +50,7 @@ extension Store {
                         at: Date(timeIntervalSince1970: $0[0]),
                         figures: Figures(popularity: $0[1], voteAverage: $0[2], voteCount: $0[3]))
                 })
+            report.marks = keepers.map { Self.mark($0, at: 1) }
             report.posterPath = row[11]
             return report
         }

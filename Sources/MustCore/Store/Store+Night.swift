@@ -6,18 +6,25 @@ extension Store {
     /// accents), with who of them keeps it and who has watched it, its vote average's trend since `trendSince`,
     /// and the library's prior. Names that are no member come back in `unknown`, and nothing else does.
     /// Reads only: the page can call it through `Store.forReading`.
-    public func movieNight(members names: [String], trendSince: Date) throws(StoreError) -> NightLibrary {
+    /// With `region`, each candidate also carries its runtime, genres, certification and offers read for that
+    /// region (issue 28), and the library the members' age limits and the region's certification order.
+    public func movieNight(members names: [String], trendSince: Date, region: String? = nil) throws(StoreError)
+        -> NightLibrary
+    {
         try read { db in
             var members: [(id: Int64, name: String)] = []
+            var limits: [String: String] = [:]
             var unknown: [String] = []
             for name in names {
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+                    db, sql: "SELECT id, name, ageLimit FROM member WHERE nameKey = ?",
+                    arguments: [TitleKey.make(name)])
                 guard let row else {
                     unknown.append(name)
                     continue
                 }
                 if !members.contains(where: { $0.id == row[0] }) { members.append((row[0], row[1])) }
+                if let limit = row[2] as String? { limits[row[1]] = limit }
             }
             guard unknown.isEmpty else {
                 return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown)
@@ -25,9 +32,42 @@ extension Store {
             var candidates = try Self.nightCandidates(db, members)
             for index in candidates.indices {
                 try Self.attachTrend(db, to: &candidates[index], since: trendSince)
+                if let region { try Self.attachTonight(db, to: &candidates[index], region: region) }
             }
-            return NightLibrary(members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
+            var library = NightLibrary(
+                members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
+            library.ageLimits = limits
+            if let region {
+                library.certifications = try Row.fetchAll(
+                    db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank",
+                    arguments: [region]
+                ).map { RegionCertification(certification: $0[0], order: $0[1]) }
+            }
+            return library
         }
+    }
+
+    /// Runtime, genres and certification when read for `region`, and the offers, through the primary keys.
+    private static func attachTonight(_ db: Database, to candidate: inout NightCandidate, region: String) throws {
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT movie.runtime, movie.genres,
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END,
+                        movie.providersRegion = ?
+                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
+                    """),
+            arguments: [region, region, candidate.movieId])
+        guard let row else { return }
+        candidate.runtime = row[0]
+        candidate.genres = (row[1] as String?)?.split(separator: "\n").map(String.init) ?? []
+        candidate.certification = row[2]
+        guard row[3] as Bool? == true else { return }
+        candidate.providers = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?"),
+            arguments: [candidate.movieId]
+        ).compactMap { row in ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) } }
+            .sorted { ($0.kind, $0.name) < ($1.kind, $1.name) }
     }
 
     /// The members' links, one candidate per movie; the primary key (memberId, movieId) reads each member's range.
@@ -83,8 +123,14 @@ extension Store {
         candidate.trend = start.map { FigureText.difference(now, $0) }
     }
 
+    /// The weighted rating's prior over the whole library, as `pick` ranks with it: the member page's "best"
+    /// order uses the same figures, so both agree on what is best.
+    public func libraryPrior() throws(StoreError) -> NightPrior? {
+        try read { db in try Self.nightPrior(db) }
+    }
+
     /// C, the mean vote average of the library's rated movies, and m, their median vote count.
-    private static func nightPrior(_ db: Database) throws -> NightPrior? {
+    static func nightPrior(_ db: Database) throws -> NightPrior? {
         let rated = "FROM movie WHERE voteCount > 0 AND voteAverage IS NOT NULL"
         guard let row = try Row.fetchOne(db, sql: "SELECT count(*), avg(voteAverage) \(rated)"),
             let count = row[0] as Int?, count > 0, let mean = row[1] as Double?

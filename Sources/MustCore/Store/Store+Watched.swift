@@ -39,10 +39,12 @@ extension Store {
     /// Marks movies watched by a member (`mark.on` is the day, nil when unknown) with their rating, when given.
     /// A movie the member does not keep is linked, watched: what they saw counts for `pick` whoever keeps it.
     /// Every name is looked up before anything is written: one that names nothing, or several movies, writes
-    /// nothing at all.
-    public func markWatched(member name: String, _ references: [MovieReference], mark: WatchMark, now: Date = Date())
-        throws(StoreError) -> WatchOutcome
-    {
+    /// nothing at all. `keepingDay` keeps the day of a movie already marked watched (a rating given later, from
+    /// the page's card, is not a second viewing).
+    public func markWatched(
+        member name: String, _ references: [MovieReference], mark: WatchMark, keepingDay: Bool = false,
+        now: Date = Date()
+    ) throws(StoreError) -> WatchOutcome {
         try write { db in
             let found = try Self.watchTargets(db, member: name, references, keptOnly: false)
             guard case .done(let member, let movies) = found else { return found }
@@ -52,12 +54,16 @@ extension Store {
                 let linked = try Self.linkWatched(db, memberId: memberId, movieId: target.movie.id, now: now)
                 try db.cachedStatement(
                     sql: """
-                        UPDATE memberMovie SET watched = 1, watchedOn = :on, ownRating = coalesce(:rating, ownRating)
+                        UPDATE memberMovie SET watched = 1,
+                            watchedOn = CASE WHEN :keep AND watched = 1 THEN watchedOn ELSE :on END,
+                            ownRating = coalesce(:rating, ownRating)
                         WHERE memberId = :member AND movieId = :movie
-                            AND (watched = 0 OR watchedOn IS NOT :on OR ownRating IS NOT coalesce(:rating, ownRating))
+                            AND (watched = 0 OR (NOT :keep AND watchedOn IS NOT :on)
+                                OR ownRating IS NOT coalesce(:rating, ownRating))
                         """
                 ).execute(arguments: [
                     "on": mark.on?.text, "rating": mark.rating, "member": memberId, "movie": target.movie.id,
+                    "keep": keepingDay,
                 ])
                 done.append(WatchedMovie(movie: target.movie, linked: linked, changed: db.changesCount > 0 || linked))
             }

@@ -59,6 +59,25 @@ public struct TMDBClient: Sendable {
         return movie
     }
 
+    /// `GET /movie/{id}`, with `append_to_response=release_dates,watch/providers` when `extrasRegion` is given:
+    /// still one request. Only that region's part of the blocks is read; the extras are nil without it.
+    public func details(id: Int, extrasRegion: String?) async throws -> (RemoteMovie, MovieExtras?) {
+        guard let extrasRegion else { return (try await details(id: id), nil) }
+        let decoder = JSONDecoder()
+        decoder.userInfo[.tmdbRegion] = extrasRegion
+        let answer: DetailsAnswer = try await get(
+            "movie/\(id)", query: [("append_to_response", "release_dates,watch/providers")], decoder: decoder)
+        return (answer.movie, answer.extras)
+    }
+
+    /// `GET /certification/movie/list`: the region's movie certifications in TMDB's order (empty when it has none).
+    public func certifications(region: String) async throws -> [RegionCertification] {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.tmdbRegion] = region
+        let list: CertificationList = try await get("certification/movie/list", query: [], decoder: decoder)
+        return list.certifications
+    }
+
     /// Searches and decides which result the title names, if any (see `MovieMatch`).
     public func match(title: String, year: Int? = nil) async throws -> MovieMatch<RemoteMovie> {
         MovieMatch.decide(title: title, year: year, results: try await search(title, year: year))
@@ -100,7 +119,9 @@ public struct TMDBClient: Sendable {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    private func get<T: Decodable>(_ path: String, query: [(String, String)]) async throws -> T {
+    private func get<T: Decodable>(_ path: String, query: [(String, String)], decoder: JSONDecoder = Self.decoder)
+        async throws -> T
+    {
         let url = url(path, query: query)
         var headers = ["Accept": "application/json"]
         if case .accessToken(let token) = credentials { headers["Authorization"] = "Bearer \(token)" }
@@ -108,7 +129,7 @@ public struct TMDBClient: Sendable {
         var attempt = 0
         while true {
             do {
-                return try await send(request, as: T.self)
+                return try await send(request, as: T.self, decoder: decoder)
             } catch let error as TMDBError
                 where error.isTransient && attempt < retry.maxRetries && (error.retryAfter ?? 0) <= retry.maxDelay
             {
@@ -123,7 +144,7 @@ public struct TMDBClient: Sendable {
         }
     }
 
-    private func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type) async throws -> T {
+    private func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type, decoder: JSONDecoder) async throws -> T {
         await limiter?.acquire()
         try Task.checkCancellation()
         counter?.increment()
@@ -143,7 +164,7 @@ public struct TMDBClient: Sendable {
             metadata: ["ms": "\(Int((ContinuousClock.now - started).seconds * 1000))"])
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
-            return try Self.decoder.decode(T.self, from: response.body)
+            return try decoder.decode(T.self, from: response.body)
         } catch {
             // Not JSON at all: a web page, a proxy's or captive portal's, not TMDB's API. A cut-off JSON body is
             // TMDB's answer gone wrong, about this movie only.

@@ -18,7 +18,8 @@ public struct ChartLine: Sendable, Equatable {
 public enum Charts {
     /// A sparkline of figures in order (evenly spaced): nil for no known figure; one figure is a flat line.
     public static func sparkline(
-        _ values: [Double?], width: Int = 80, height: Int = 20, format: (Double) -> String = FigureText.table
+        _ values: [Double?], width: Int = 80, height: Int = 20, floor: Double = 0,
+        format: (Double) -> String = FigureText.table
     ) -> ChartLine? {
         let known = values.compactMap { $0 }.filter(\.isFinite)
         guard !known.isEmpty else { return nil }
@@ -26,13 +27,13 @@ public enum Charts {
             known.count == 1
             ? [0, Double(width)] : known.indices.map { Double($0) * Double(width) / Double(known.count - 1) }
         let ys = known.count == 1 ? [known[0], known[0]] : known
-        return line(xs: xs, values: ys, shown: known, width: width, height: height, format: format)
+        return line(xs: xs, values: ys, shown: known, width: width, height: height, floor: floor, format: format)
     }
 
     /// A line of dated figures, x by time from the first date to the last; unknown or non-finite figures are left
     /// out. Nil when no figure is known.
     public static func timeline(
-        _ points: [(at: Date, value: Double?)], width: Int = 320, height: Int = 120,
+        _ points: [(at: Date, value: Double?)], width: Int = 320, height: Int = 120, floor: Double = 0,
         format: (Double) -> String = FigureText.table
     ) -> ChartLine? {
         let known = points.compactMap { point in point.value.flatMap { $0.isFinite ? (point.at, $0) : nil } }
@@ -48,14 +49,24 @@ public enum Charts {
                 known.indices.map { Double($0) * Double(width) / Double(known.count - 1) }
             }
         let values = known.count == 1 ? [first.1, first.1] : known.map(\.1)
-        return line(xs: xs, values: values, shown: known.map(\.1), width: width, height: height, format: format)
+        return line(
+            xs: xs, values: values, shown: known.map(\.1), width: width, height: height, floor: floor, format: format)
+    }
+
+    /// The range drawn: the figures' own, widened about its middle to at least `floor` so that a move of 0.001
+    /// on a rating chart with a floor of 0.5 stays a flat line instead of filling the chart.
+    public static func range(_ values: [Double], floor: Double) -> (low: Double, high: Double) {
+        let (low, high) = (values.min() ?? 0, values.max() ?? 0)
+        guard floor > 0, high - low < floor else { return (low, high) }
+        let middle = (low + high) / 2
+        return (middle - floor / 2, middle + floor / 2)
     }
 
     private static func line(
-        xs: [Double], values: [Double], shown: [Double], width: Int, height: Int, format: (Double) -> String
+        xs: [Double], values: [Double], shown: [Double], width: Int, height: Int, floor: Double,
+        format: (Double) -> String
     ) -> ChartLine {
-        let low = values.min() ?? 0
-        let high = values.max() ?? 0
+        let (low, high) = range(values, floor: floor)
         // A flat series sits in the middle; otherwise the lowest figure touches the bottom, the highest the top,
         // with a pixel of margin so the stroke is not clipped.
         let margin = 1.0

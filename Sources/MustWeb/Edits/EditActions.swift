@@ -5,7 +5,10 @@ import MustCore
 /// as a notice for the page the browser is sent back to. TMDB's and the store's details go to the log; the page
 /// says what happened and what to do next.
 extension WebEdits {
-    func add(member rawMember: String, movie text: String) async -> EditNotice {
+    /// Adds a movie to a member's list. A title that names more than one movie the library already keeps ("Dune"
+    /// with Dune (1984) and Dune (2021)) is not taken: the notice asks which, with a button for each and one for
+    /// another movie, which (`another`) asks TMDB instead of the library.
+    func add(member rawMember: String, movie text: String, another: Bool = false) async -> EditNotice {
         let member: String
         let reference: MovieReference
         do {
@@ -15,6 +18,12 @@ extension WebEdits {
             return .error("\(error); nothing was changed.")
         }
         do {
+            if reference.isTitle {
+                let store = reader
+                let kept = try await blocking { try store.libraryMovies(named: reference) }
+                if another { return await otherMovies(member: member, reference, kept: kept) }
+                if kept.count > 1 { return Self.which(member: member, reference, text: text, kept: kept) }
+            }
             let editor = try await blocking { try self.editor() }
             let link = try await blocking { try editor.add(member: member, movie: reference) }
             let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
@@ -32,6 +41,53 @@ extension WebEdits {
             return notice
         } catch {
             return failed(error)
+        }
+    }
+
+    /// "The family keeps 2 movies called “Dune”: which one?" with a button for each and one for another movie.
+    static func which(member: String, _ reference: MovieReference, text: String, kept: [MovieName]) -> EditNotice {
+        let action = WebPath.member(member) + "/movies"
+        var notice = EditNotice(lines: [
+            "The family keeps \(kept.count) movies called “\(reference)”. Which one should \(member) have? "
+                + "Nothing was added yet."
+        ])
+        notice.adds =
+            kept.map { movie in
+                let named = movie.remoteId.map { MovieReference.tmdb($0) } ?? .title(movie.title, year: movie.year)
+                return AddChoice(action: action, movie: named.description, label: movie.shown)
+            } + [AddChoice(action: action, movie: text, label: "Another movie: ask TMDB", another: true)]
+        return notice
+    }
+
+    /// TMDB's movies with the title that the library does not keep yet, as buttons; nothing is added until one is
+    /// pressed.
+    private func otherMovies(member: String, _ reference: MovieReference, kept: [MovieName]) async -> EditNotice {
+        guard case .title(let title, let year) = reference, let client = lookupClient else {
+            return .error("The server has no TMDB credentials to search with; nothing was added.")
+        }
+        do {
+            let found: [RemoteMovie] =
+                switch try await client.match(title: title, year: year) {
+                case .exact(let movie): [movie]
+                case .mostPopular(let movie, let others): [movie] + others
+                case .needsChoice(let movies), .tied(let movies): movies
+                }
+            let keptIds = Set(kept.compactMap(\.remoteId))
+            let others = found.filter { !keptIds.contains($0.id) }
+            guard !others.isEmpty else {
+                return EditNotice(lines: ["TMDB has no other movie called “\(reference)”; nothing was added."])
+            }
+            var notice = EditNotice(lines: [
+                "TMDB has these movies called “\(reference)”. Which one? Nothing was added yet."
+            ])
+            let action = WebPath.member(member) + "/movies"
+            notice.adds = others.map {
+                AddChoice(action: action, movie: "tmdb:\($0.id)", label: "Add " + Self.shown($0))
+            }
+            return notice
+        } catch {
+            logger.warning("search from the page failed", metadata: ["error": "\(error)"])
+            return .error("TMDB could not be asked just now; nothing was added. Try again in a moment.")
         }
     }
 
@@ -131,7 +187,7 @@ extension WebEdits {
         }
     }
 
-    private func failed(_ error: any Error) -> EditNotice {
+    func failed(_ error: any Error) -> EditNotice {
         if let off = error as? EditsOff { return .error("Edits from this page are off: \(off.reason).") }
         logger.error("edit from the page failed", metadata: ["error": "\(error)"])
         if case StoreError.busy = error {

@@ -46,6 +46,7 @@ struct SignInModel {
 }
 
 struct ConfirmRemoveModel {
+    /// Shown (controls visible).
     var member: String
     var shown: String
     var movie: String
@@ -54,48 +55,39 @@ struct ConfirmRemoveModel {
     var csrf: String
 }
 
+/// An edit's notice as the page shows it: every line and label may hold a title or a name, so each has its
+/// controls made visible (the forms' hidden values keep the exact text).
 struct NoticeModel {
     var lines: [String]
     var choices: [SettleChoice]
+    var adds: [AddChoice]
     var isError: Bool
 
     init?(_ notice: EditNotice?) {
         guard let notice else { return nil }
-        lines = notice.lines
-        choices = notice.choices
+        lines = notice.lines.map(Shown.text)
+        choices = notice.choices.map {
+            var choice = $0
+            choice.label = Shown.text(choice.label)
+            return choice
+        }
+        adds = notice.adds.map {
+            var add = $0
+            add.label = Shown.text(add.label)
+            return add
+        }
         isError = notice.isError
     }
 }
 
 struct BarModel {
     var csrf: String
+    var notice: NoticeModel?
 }
 
 struct HomeFormsModel {
     var csrf: String
     var notice: NoticeModel?
-}
-
-struct MemberFormsModel {
-    struct Movie {
-        var shown: String
-        var href: String
-    }
-
-    var csrf: String
-    var notice: NoticeModel?
-    var addAction: String
-    var movies: [Movie]
-    /// Stored, not computed: Mustache reads properties through reflection, which sees only stored ones.
-    var hasMovies: Bool
-
-    init(csrf: String, notice: NoticeModel?, addAction: String, movies: [Movie]) {
-        self.csrf = csrf
-        self.notice = notice
-        self.addAction = addAction
-        self.movies = movies
-        hasMovies = !movies.isEmpty
-    }
 }
 
 struct MovieFormsModel {
@@ -123,24 +115,5 @@ struct MovieFormsModel {
         self.csrf = csrf
         self.notice = notice
         self.keeper = keeper
-    }
-}
-
-struct StatusFormsModel {
-    struct Movie {
-        var shown: String
-        var choices: [SettleChoice]
-    }
-
-    var csrf: String
-    var notice: NoticeModel?
-    var movies: [Movie]
-    var hasMovies: Bool
-
-    init(csrf: String, notice: NoticeModel?, movies: [Movie]) {
-        self.csrf = csrf
-        self.notice = notice
-        self.movies = movies
-        hasMovies = !movies.isEmpty
     }
 }

@@ -30,8 +30,23 @@ enum EditRoutes {
         router.post("/members/:name/movies") { request, context in
             let member = try context.decoded("name")
             return try await guarded(request, pages) { form, token in
-                let notice = await edits.add(member: member, movie: form["movie"] ?? "")
+                let notice = await edits.add(
+                    member: member, movie: form["movie"] ?? "", another: form["another"] == "1")
                 return edits.redirect(notice, token, to: WebPath.member(member))
+            }
+        }
+        router.post("/members/:name/watched") { request, context in
+            let member = try context.decoded("name")
+            return try await guarded(request, pages) { form, token in
+                let notice = await edits.watched(member: member, movie: form["movie"] ?? "", undo: form["undo"] == "1")
+                return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
+            }
+        }
+        router.post("/members/:name/rating") { request, context in
+            let member = try context.decoded("name")
+            return try await guarded(request, pages) { form, token in
+                let notice = await edits.rate(member: member, movie: form["movie"] ?? "", rating: form["rating"] ?? "")
+                return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
             }
         }
         router.get("/members/:name/remove") { request, context in
@@ -127,7 +142,7 @@ enum EditRoutes {
             throw PageError.notFound("\(member) has no movie \"\(reference)\" to remove.")
         }
         let model = ConfirmRemoveModel(
-            member: name, shown: kept.shown, movie: movie,
+            member: Shown.text(name), shown: Shown.text(kept.shown), movie: movie,
             action: WebPath.member(member) + "/remove", back: WebPath.member(member), csrf: token.csrfToken)
         return pages.page(model, "confirmRemove")
     }

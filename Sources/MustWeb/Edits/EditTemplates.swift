@@ -3,8 +3,8 @@
 enum EditTemplates {
     static let all: [String: String] = [
         "signin": signin, "confirmRemove": confirmRemove, "notice": notice, "csrf": csrf, "signedInBar": signedInBar,
-        "signedOutBar": signedOutBar, "homeForms": homeForms, "memberForms": memberForms, "movieForms": movieForms,
-        "statusForms": statusForms, "settleButton": settleButton,
+        "signedInTop": signedInTop, "signedOutBar": signedOutBar, "homeForms": homeForms, "movieForms": movieForms,
+        "settleButton": settleButton, "addButton": addButton,
     ]
 
     static let csrf = #"<input type="hidden" name="csrf" value="{{csrf}}">"#
@@ -14,19 +14,31 @@ enum EditTemplates {
 
         """
 
+    /// A signed-in page's top: the bar, then the last edit's notice, focused when the page opens so that a screen
+    /// reader reads it first and the result is on the first screen.
+    static let signedInTop = """
+        {{>signedInBar}}{{>notice}}
+        """
+
     static let signedOutBar = """
         <p class="session"><a href="/signin">Sign in to edit</a></p>
 
         """
 
     static let notice = """
-        {{#notice}}<section class="notice{{#isError}} error{{/isError}}" role="status" aria-live="polite">{{#lines}}<p>{{.}}</p>{{/lines}}
-        {{#choices}}{{>settleButton}}{{/choices}}</section>{{/notice}}
+        {{#notice}}<section class="notice{{#isError}} error{{/isError}}" role="status" aria-live="polite" tabindex="-1" autofocus aria-label="What happened">{{#lines}}<p><bdi>{{.}}</bdi></p>{{/lines}}
+        {{#choices}}{{>settleButton}}{{/choices}}{{#adds}}{{>addButton}}{{/adds}}</section>{{/notice}}
+
+        """
+
+    /// One answer to "which one?": adds the named movie to the member's list (or, `another`, asks TMDB).
+    static let addButton = """
+        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}">{{#another}}<input type="hidden" name="another" value="1">{{/another}}<button type="submit"><bdi>{{label}}</bdi></button></form>
 
         """
 
     static let settleButton = """
-        <form class="settle" method="post" action="/settle">{{>csrf}}<input type="hidden" name="member" value="{{member}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="target" value="{{target}}"><input type="hidden" name="back" value="{{back}}"><button type="submit">{{label}}</button></form>
+        <form class="settle" method="post" action="/settle">{{>csrf}}<input type="hidden" name="member" value="{{member}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="target" value="{{target}}"><input type="hidden" name="back" value="{{back}}"><button type="submit"><bdi>{{label}}</bdi></button></form>
 
         """
 
@@ -38,26 +50,11 @@ enum EditTemplates {
 
         """
 
-    static let memberForms = """
-        {{>notice}}<section aria-labelledby="edit-list"><h2 id="edit-list">Edit this list</h2>
-        <form method="post" action="{{addAction}}">{{>csrf}}<p><label for="movie">Add a movie</label> <input id="movie" name="movie" required maxlength="500" autocomplete="off" placeholder="Title (Year), tmdb:ID or a link"> <button type="submit">Add</button></p></form>
-        {{#hasMovies}}<h3>Remove a movie</h3><ul class="remove">{{#movies}}<li><a href="{{href}}">Remove {{shown}}…</a></li>{{/movies}}</ul>{{/hasMovies}}
-        </section>
-
-        """
-
     static let movieForms = """
         {{>notice}}{{#keeper}}<section aria-labelledby="settle"><h2 id="settle">Which movie is it?</h2>
         {{#hasCandidates}}<p>No TMDB title matched exactly. Pick one:</p>{{#choices}}{{>settleButton}}{{/choices}}{{/hasCandidates}}
         <form method="post" action="/settle">{{>csrf}}<input type="hidden" name="member" value="{{member}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><p><label for="target">It is another movie (a remake, say)</label> <input id="target" name="target" required maxlength="500" autocomplete="off" placeholder="tmdb:ID, imdb:ttID or a link"> <button type="submit">Settle</button></p></form>
         </section>{{/keeper}}
-
-        """
-
-    static let statusForms = """
-        {{>notice}}{{#hasMovies}}<section aria-labelledby="settle"><h2 id="settle">Settle the movies that need a choice</h2>
-        {{#movies}}<h3>{{shown}}</h3>{{#choices}}{{>settleButton}}{{/choices}}{{/movies}}
-        </section>{{/hasMovies}}
 
         """
 
@@ -76,7 +73,7 @@ enum EditTemplates {
 
     static let confirmRemove = """
         {{<layout}}{{$title}}Remove {{shown}}{{/title}}{{$main}}
-        <h1>Remove {{shown}} from {{member}}'s list?</h1>
+        <h1>Remove <bdi>{{shown}}</bdi> from <bdi>{{member}}</bdi>'s list?</h1>
         <p>A movie nobody keeps any more is deleted, with its history.</p>
         <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}"><p><button type="submit">Remove it</button> <a href="{{back}}">Keep it</a></p></form>
         {{/main}}{{/layout}}

@@ -96,7 +96,17 @@ struct EditNotice: Sendable {
     var lines: [String]
     /// Buttons that settle the movie as another TMDB movie: the remakes not taken, or the candidates.
     var choices: [SettleChoice] = []
+    /// Buttons that add a movie to the member's list: the answers to "which one?".
+    var adds: [AddChoice] = []
     var isError = false
+}
+
+/// One button that adds a movie to a member's list, or (`another`) asks TMDB for one the library does not keep.
+struct AddChoice: Sendable {
+    var action: String
+    var movie: String
+    var label: String
+    var another = false
 }
 
 /// One button that says "it is this TMDB movie" for a member's movie: the same arguments as `mustc resolve`.

@@ -7,11 +7,25 @@ struct ChangesPage: Sendable {
     var since: String
     var sinceValue: String
     var changes: [ChangeRow]
+    /// "Dune (2021) now on Netflix", "… left Disney Plus", newest first (issue 28).
+    var availability: [Availability]
 
-    init(_ report: ChangesReport, since: String) {
-        self.since = Shown.time(report.since)
-        sinceValue = since
-        changes = report.changes.map(ChangeRow.init)
+    struct Availability: Sendable {
+        var shown: String
+        var href: String?
+        var what: String
+        var at: String
+    }
+
+    init(_ report: ChangesReport, since: String, time: TimeText) {
+        self.since = time.time(report.since)
+        sinceValue = Shown.text(since)
+        changes = report.changes.map { ChangeRow($0, time: time) }
+        availability = report.availability.map { change in
+            Availability(
+                shown: Shown.text(change.shown), href: WebPath.movie(remoteId: change.remoteId, localId: nil),
+                what: Shown.text(change.what), at: time.time(change.at))
+        }
     }
 }
 
@@ -34,6 +48,8 @@ struct StatusPage: Sendable {
     struct Candidate: Sendable {
         var shown: String
         var href: String
+        /// Signed in: the button that settles the movie as this candidate, as `mustc resolve` does.
+        var settle: SettleChoice?
     }
 
     struct Choice: Sendable {
@@ -50,34 +66,50 @@ struct StatusPage: Sendable {
     var unresolved: String?
     var choices: [Choice]
     var hook: [String]
+    /// Signed in: the settle buttons' token (filled in for each viewer as the page is sent).
+    var csrf: String?
 
-    init(_ status: StatusReport, now: Date) {
-        schedule = Self.scheduleLines(status, now: now)
+    /// Each movie that needs a choice is listed once; signed in (`editing`), its candidates are buttons.
+    init(_ status: StatusReport, time: TimeText, editing: Bool = false) {
+        let now = time.now
+        schedule = Self.scheduleLines(status, time: time)
         checks = status.checksLine(now: now)
         runs = status.runs.map {
             Run(
-                started: Shown.time($0.startedAt), result: $0.result ?? "unfinished", movies: $0.movies,
+                started: time.time($0.startedAt), result: $0.result ?? "unfinished", movies: $0.movies,
                 changed: $0.changed, failed: $0.failed, requests: $0.requests)
         }
-        failing = status.failing.map { Failing(title: $0.shown, reason: $0.reason) }
-        unresolved = status.unresolved.isEmpty ? nil : status.unresolved.joined(separator: ", ")
+        failing = status.failing.map { Failing(title: Shown.text($0.shown), reason: Shown.text($0.reason)) }
+        unresolved = status.unresolved.isEmpty ? nil : Shown.text(status.unresolved.joined(separator: ", "))
+        csrf = editing ? EditSlot.csrf : nil
         choices = status.needsChoice.map { movie in
-            Choice(
-                shown: movie.shown, keptBy: movie.members.isEmpty ? nil : movie.members.joined(separator: ", "),
-                candidates: movie.candidates.map {
-                    Candidate(shown: "\($0.shown), TMDB \($0.remoteId)", href: WebPath.tmdb($0.remoteId))
+            let named = MovieReference.title(movie.title, year: movie.year).description
+            let member = editing ? movie.members.first : nil
+            return Choice(
+                shown: Shown.text(movie.shown),
+                keptBy: movie.members.isEmpty ? nil : Shown.text(movie.members.joined(separator: ", ")),
+                candidates: movie.candidates.map { candidate in
+                    Candidate(
+                        shown: "\(Shown.text(candidate.shown)), TMDB \(candidate.remoteId)",
+                        href: WebPath.tmdb(candidate.remoteId),
+                        settle: member.map {
+                            SettleChoice(
+                                member: $0, movie: named, target: "tmdb:\(candidate.remoteId)",
+                                label: "It is \(Shown.text(candidate.shown)), tmdb:\(candidate.remoteId)",
+                                back: "/status")
+                        })
                 })
         }
-        hook = status.hookLines().filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }
+        hook = status.hookLines().filter { !$0.isEmpty }.map { Shown.text($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    static func scheduleLines(_ status: StatusReport, now: Date) -> [String] {
+    static func scheduleLines(_ status: StatusReport, time: TimeText) -> [String] {
         guard let next = status.nextFetchAt, let result = status.lastResult else {
             return ["No fetch has run yet; the next `mustc fetch` will run one."]
         }
         let interval = status.interval.map { " (interval \(Durations.approximate($0)))" } ?? ""
         return [
-            "Next fetch \(Durations.describe(until: next, from: now))\(interval).",
+            "Next fetch \(time.until(next)), \(time.time(next))\(interval).",
             "Last result \(result.rawValue); \(status.consecutiveNoData) noData and \(status.consecutiveFailures) "
                 + "failed in a row.",
         ]

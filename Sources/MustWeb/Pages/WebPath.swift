@@ -39,22 +39,3 @@ enum WebPath {
         return "https://www.imdb.com/title/\(imdbId)/"
     }
 }
-
-/// How the pages write figures and times.
-enum Shown {
-    /// As TMDB sent it, as the commands' tables show it: "8.437", "8.0".
-    static func rating(_ value: Double?) -> String { value.map(FigureText.table) ?? "–" }
-    static func votes(_ value: Int?) -> String { value.map { Charts.whole(Double($0)) } ?? "–" }
-    static func time(_ date: Date?) -> String {
-        guard let date else { return "never" }
-        // "2026-11-25 14:03 UTC": ISO 8601 to the minute, readable on a phone.
-        let text = ISO8601.string(date)
-        return text.count >= 16 ? text.prefix(10) + " " + text.dropFirst(11).prefix(5) + " UTC" : text
-    }
-
-    /// "up", "down" or "" for a delta, as a CSS class: the arrow's colour is decoration, the sign is in the text.
-    static func direction(_ delta: Double?) -> String {
-        guard let delta, delta != 0 else { return "" }
-        return delta > 0 ? "up" : "down"
-    }
-}

@@ -102,9 +102,13 @@ struct Freshness<Context: RequestContext>: RouterMiddleware {
             return Response(status: .notModified, headers: headers)
         }
         var response: Response
-        if PageCache.mayServe(request.head) {
+        // A signed-in page is kept too: rendered once for every signed-in viewer, with a placeholder where each
+        // one's token goes (`EditAccess` puts it in, with their notice, as the page is sent).
+        let editing = Viewer.current.session != nil
+        if PageCache.mayServe(request.head) || editing {
             let key = PageCache.Key(
-                method: request.method, target: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
+                method: request.method, target: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""),
+                variant: editing ? "signed-in" : "")
             response = try await cache.page(for: key, validator: tag) {
                 try await PageCache.Page(next(request, context))
             }.response

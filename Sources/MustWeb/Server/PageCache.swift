@@ -28,10 +28,12 @@ final class PageCache: Sendable {
         }
     }
 
-    /// Method, path and query exactly as asked: `?sort=year` and `?sort=title` are two pages.
+    /// Method, path and query exactly as asked: `?sort=year` and `?sort=title` are two pages. `variant` tells the
+    /// signed-in rendering of a page (its controls, a placeholder for the token) from the signed-out one.
     struct Key: Hashable, Sendable {
         var method: HTTPRequest.Method
         var target: String
+        var variant = ""
     }
 
     private struct Entry {

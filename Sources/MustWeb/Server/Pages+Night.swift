@@ -2,22 +2,68 @@ import Foundation
 import Hummingbird
 import MustCore
 
+/// The `/night` form's choices beyond who watches (issue 28), as its GET query carries them:
+/// `minutes=100&age=PG&unrated=include&streaming=on&genre=Comedy`. Empty fields mean no choice.
+struct NightChoices: Sendable, Equatable {
+    var minutes: Int?
+    var age: String?
+    var includeUnrated = false
+    var streaming = false
+    var genres: [String] = []
+
+    init() {}
+
+    init(_ query: Parameters) throws {
+        let text = { (name: Substring) in query[name].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "" }
+        if !text("minutes").isEmpty {
+            guard let minutes = Int(text("minutes")), minutes > 0, minutes <= 10_000 else {
+                throw PageError.badRequest("The runtime limit must be a whole number of minutes, such as 120.")
+            }
+            self.minutes = minutes
+        }
+        age = text("age").isEmpty ? nil : text("age")
+        includeUnrated = query["unrated"] == "include"
+        streaming = query["streaming"] == "on"
+        genres = query.getAll("genre").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
+
 extension Pages {
-    /// `/night?member=Ann&member=Bob[&watched=include]`: `mustc pick Ann Bob` as a page.
-    func night(members names: [String], includeWatched: Bool) async throws -> Response {
+    /// `/night?member=Ann&member=Bob[&watched=include][&minutes=…]`: `mustc pick Ann Bob …` as a page.
+    func night(members names: [String], includeWatched: Bool, choices: NightChoices = NightChoices()) async throws
+        -> Response
+    {
         let since = Date().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400))
         let chosen = names.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let (everyone, library) = try await reader.read { store in
-            (try store.members(), chosen.isEmpty ? nil : try store.movieNight(members: chosen, trendSince: since))
+        let region = family.region
+        let (everyone, library, genres, order) = try await reader.read { store in
+            (
+                try store.members(),
+                chosen.isEmpty ? nil : try store.movieNight(members: chosen, trendSince: since, region: region),
+                try store.genresSeen(), try store.certificationOrder(region: region)
+            )
         }
         if let unknown = library?.unknown, !unknown.isEmpty {
             throw PageError.badRequest(
                 "There is no member \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")). Tick members from the list."
             )
         }
-        let report = library.map { PickReport($0, count: NightPage.count, includeWatched: includeWatched) }
-        return site.page(
-            NightPage(members: everyone, chosen: chosen, report: report, includeWatched: includeWatched),
-            template: "night")
+        var filters = NightFilters(
+            maxMinutes: choices.minutes, includeUnrated: choices.includeUnrated,
+            streaming: choices.streaming ? ServiceMatcher(family.services) : nil, genres: choices.genres)
+        if let age = choices.age {
+            guard let known = order.first(where: { $0.certification.uppercased() == age.uppercased() }) else {
+                throw PageError.badRequest("\(region) has no certification \"\(age)\". Pick one from the list.")
+            }
+            filters.ageLimit = known.certification
+        }
+        let report = library.map {
+            PickReport($0, count: NightPage.count, includeWatched: includeWatched, filters: filters)
+        }
+        var page = NightPage(members: everyone, chosen: chosen, report: report, includeWatched: includeWatched)
+        page.offer(
+            choices, genres: genres, certifications: order.map(\.certification), hasServices: !family.services.isEmpty,
+            applied: library.flatMap { filters.appliedLimit($0) }, limits: library?.ageLimits ?? [:])
+        return site.page(page, template: "night")
     }
 }

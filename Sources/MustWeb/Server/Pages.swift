@@ -8,57 +8,81 @@ struct Pages: Sendable {
     let site: Site
     /// The posters directory beside the database; a page shows a poster only once its file is there.
     var posters: PosterShelf { PosterShelf(databasePath: reader.store.path) }
+    /// The zone the pages write times in (`serve.timeZone`).
+    let zone: TimeZone
+    /// The family's region and services (`family.*`), for /night and the movie page.
+    var family = Config.Family()
     /// The window of the trends and sparklines, as `ratings` uses by default.
     static let window = "7d"
 
+    var time: TimeText { TimeText(zone: zone, now: Date()) }
+
     func home() async throws -> Response {
-        let now = Date()
-        let posters = posters
+        let time = time
+        let now = time.now
+        let shelf = posters
         let page = try await reader.read { store in
-            var changes = try store.changes(since: now.addingTimeInterval(-7 * 86400))
-            for index in changes.changes.indices.prefix(HomePage.shownChanges) {
-                changes.changes[index].posterPath = posters.kept(changes.changes[index].posterPath)
-            }
-            return HomePage(
-                members: try store.members(), changes: changes, status: try store.status(now: now, runs: 1), now: now)
+            HomePage(
+                ratings: Self.kept(try store.ratings(), on: shelf), prior: try store.libraryPrior(),
+                changes: try store.changes(since: now.addingTimeInterval(-7 * 86400)),
+                status: try store.status(now: now, runs: 1), time: time)
         }
         return site.page(page, template: "home")
     }
 
-    func member(_ name: String, sort: String?) async throws -> Response {
-        guard let order = MemberSort(rawValue: sort ?? "title") else {
-            throw PageError.badRequest(
-                "sort=\(sort ?? "") is not a way to sort; use title, year, rating or trend.")
+    /// A member's cards. Signed in, the same page with the add field and each card's controls; its token is a
+    /// placeholder, so the page is kept once for every signed-in viewer (`EditAccess` puts each one's in).
+    func member(_ name: String, query: MemberQuery) async throws -> Response {
+        let since = Date().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400))
+        let shelf = posters
+        let (report, prior) = try await reader.read { store in
+            (Self.kept(try store.ratings(member: name, trendSince: since), on: shelf), try store.libraryPrior())
         }
-        let report = try await ratings(member: name, posters: true)
         guard let member = report.members.first else {
             throw PageError.notFound("There is no member \"\(name)\". The family page lists every member.")
         }
-        return site.page(MemberPage(member: member, sort: order, window: Self.window), template: "member")
+        let edit = Viewer.current.session == nil ? nil : MemberEdit(member: member.name)
+        return site.page(MemberPage(member: member, query: query, prior: prior, edit: edit), template: "member")
     }
 
     func movie(_ key: MovieKey) async throws -> Response {
-        let posters = posters
-        let found: MovieReport? = try await reader.read { store in
+        let shelf = posters
+        let region = family.region
+        let found: (MovieReport, MovieTonight)? = try await reader.read { store in
             guard var movie = try store.movieReport(key) else { return nil }
-            movie.posterPath = posters.kept(movie.posterPath, size: .w342)
-            return movie
+            movie.posterPath = shelf.kept(movie.posterPath, size: .w342)
+            return (movie, try store.movieTonight(localId: movie.localId, region: region))
         }
-        guard let movie = found else {
+        guard let (movie, tonight) = found else {
             throw PageError.notFound("No movie on any list has this address.")
         }
-        return site.page(MoviePage(movie), template: "movie")
+        var page = MoviePage(movie, time: time)
+        page.tonight = TonightSection(tonight, region: region, remoteId: movie.remoteId)
+        return site.page(page, template: "movie")
     }
 
     func changes(since: String?) async throws -> Response {
         let (text, report) = try await changesReport(since: since)
-        return site.page(ChangesPage(report, since: text), template: "changes")
+        return site.page(ChangesPage(report, since: text, time: time), template: "changes")
     }
 
     func status() async throws -> Response {
-        let now = Date()
-        let report = try await reader.read { try $0.status(now: now, runs: 10) }
-        return site.page(StatusPage(report.forPage, now: now), template: "status")
+        let time = time
+        let report = try await reader.read { try $0.status(now: time.now, runs: 10) }
+        let page = StatusPage(report.forPage, time: time, editing: Viewer.current.session != nil)
+        return site.page(page, template: "status")
+    }
+
+    /// Each movie's poster path only where its file is on disk (a stat per movie, on the reader's thread).
+    static func kept(_ report: RatingsReport, on shelf: PosterShelf) -> RatingsReport {
+        var report = report
+        for member in report.members.indices {
+            for movie in report.members[member].movies.indices {
+                let path = report.members[member].movies[movie].posterPath
+                report.members[member].movies[movie].posterPath = shelf.kept(path)
+            }
+        }
+        return report
     }
 
     // MARK: JSON, in exactly the shapes of the commands' `--format json`, by the same code.
@@ -81,22 +105,10 @@ struct Pages: Sendable {
         return Site.json(ReportRenderer.json(try await reader.read { try $0.status(now: now, runs: 10) }.forPage))
     }
 
-    /// `ratings`' report with its default 7-day trend window; with `posters`, each movie's poster path only
-    /// where its file is on disk (a stat per movie, on the reader's thread).
-    private func ratings(member: String?, posters: Bool = false) async throws -> RatingsReport {
+    /// `ratings`' report with its default 7-day trend window.
+    private func ratings(member: String?) async throws -> RatingsReport {
         let since = Date().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400))
-        let shelf = self.posters
-        return try await reader.read { store in
-            var report = try store.ratings(member: member, trendSince: since)
-            guard posters else { return report }
-            for member in report.members.indices {
-                for movie in report.members[member].movies.indices {
-                    let path = report.members[member].movies[movie].posterPath
-                    report.members[member].movies[movie].posterPath = shelf.kept(path)
-                }
-            }
-            return report
-        }
+        return try await reader.read { try $0.ratings(member: member, trendSince: since) }
     }
 
     private func changesReport(since: String?) async throws -> (text: String, report: ChangesReport) {
@@ -105,16 +117,7 @@ struct Pages: Sendable {
             throw PageError.badRequest(
                 "since=\(text) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20).")
         }
-        let shelf = posters
-        return (
-            text,
-            try await reader.read { store in
-                var report = try store.changes(since: start)
-                for index in report.changes.indices {
-                    report.changes[index].posterPath = shelf.kept(report.changes[index].posterPath)
-                }
-                return report
-            }
-        )
+        let services = family.services
+        return (text, try await reader.read { try $0.changes(since: start, services: services) })
     }
 }

@@ -16,8 +16,12 @@ enum Routes {
 
         router.get("/") { _, _ in try await pages.home() }
         router.get("/members/:name") { request, context in
-            try await pages.member(
-                try context.decoded("name"), sort: request.uri.queryParameters["sort"].map(String.init))
+            let query = request.uri.queryParameters
+            return try await pages.member(
+                try context.decoded("name"),
+                query: try MemberQuery(
+                    sort: query["sort"].map(String.init), show: query["show"].map(String.init),
+                    q: query["q"].map(String.init), page: query["page"].map(String.init)))
         }
         router.get("/movies/:id") { _, context in
             guard let id = Int(try context.decoded("id")), id > 0 else {
@@ -38,7 +42,8 @@ enum Routes {
         router.get("/night") { request, _ in
             let query = request.uri.queryParameters
             return try await pages.night(
-                members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include")
+                members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include",
+                choices: try NightChoices(query))
         }
 
         router.get("/api/ratings") { request, _ in

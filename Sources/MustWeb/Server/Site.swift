@@ -18,8 +18,12 @@ struct Site: Sendable {
         return Self.response(html, type: "text/html; charset=utf-8", status: status)
     }
 
+    /// An error page titled by its heading; its message may echo what was asked, so its controls are made
+    /// visible like any other untrusted text.
     func errorPage(_ error: PageError) -> Response {
-        page(error, template: "error", status: error.status)
+        var shown = error
+        shown.message = Shown.text(error.message)
+        return page(shown, template: "error", status: error.status)
     }
 
     static func json(_ text: String) -> Response {
@@ -37,7 +41,6 @@ struct PageError: Error, Sendable {
     var status: HTTPResponse.Status
     var heading: String
     var message: String
-    var title: String { heading }
 
     static func notFound(_ message: String) -> PageError {
         PageError(status: .notFound, heading: "Not found", message: message)

@@ -29,13 +29,16 @@ public struct WebServer: Sendable {
     /// `serve.hosts`: names the page answers to besides its own (see `AllowedHosts`).
     let hosts: [String]
 
+    /// `timeZone` is the zone the pages write times in (`serve.timeZone`); the API keeps UTC.
     public init(
         store: Store, listen: ListenAddress, hosts: [String] = [], limits: Limits = Limits(), edits: WebEdits? = nil,
-        logger: Logger
+        timeZone: TimeZone = .current, family: Config.Family = Config.Family(), logger: Logger
     ) throws {
         self.edits = edits
         self.hosts = hosts
-        self.pages = Pages(reader: StoreReader(store: store), site: try Site())
+        var pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: timeZone)
+        pages.family = family
+        self.pages = pages
         self.listen = listen
         self.limits = limits
         self.logger = logger

@@ -2,13 +2,14 @@ import MustCore
 
 /// The page templates, embedded in the binary. Mustache `{{name}}` HTML-escapes everything it writes (quotes too,
 /// so attributes are safe); no template uses the unescaped `{{{ }}}` form. A page inherits `layout` and fills its
-/// `title` and `main` blocks; `nav` is the header every page shows.
+/// `title` and `main` blocks, and the `nav…` block of its own link (`aria-current`). Untrusted text (titles,
+/// names) reaches the templates with its control characters already visible (`Shown.text`) and sits in `<bdi>`.
 enum Templates {
     /// Name → Mustache source; the names are the partials' names too.
     static let all: [String: String] = [
-        "layout": layout, "nav": nav, "changeRows": changeRows,
+        "layout": layout, "changeRows": changeRows, "poster": poster, "spark": spark,
         "home": home, "member": member, "movie": movie, "changes": changes, "status": status, "error": error,
-        "night": night, "poster": poster,
+        "night": night, "card": card, "tonight": TonightSection.template,
     ]
 
     static let layout = """
@@ -23,8 +24,9 @@ enum Templates {
         <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
         </head>
         <body>
-        {{>nav}}
-        <main>
+        <a class="skip" href="#main">Skip to the content</a>
+        <header><nav aria-label="Pages"><a href="/"{{$navFamily}}{{/navFamily}}>Family</a> <a href="/night"{{$navNight}}{{/navNight}}>Movie night</a> <a href="/changes"{{$navChanges}}{{/navChanges}}>Changes</a> <a href="/status"{{$navStatus}}{{/navStatus}}>Status</a></nav></header>
+        <main id="main" tabindex="-1">
         {{$main}}{{/main}}
         </main>
         <footer><p>\(MustcVersion.tmdbNotice)</p></footer>
@@ -33,15 +35,10 @@ enum Templates {
 
         """
 
-    static let nav = """
-        <header><nav aria-label="Pages"><a href="/">Family</a> <a href="/night">Movie night</a> <a href="/changes">Changes</a> <a href="/status">Status</a></nav></header>
-
-        """
-
     static let error = """
-        {{<layout}}{{$main}}
+        {{<layout}}{{$title}}{{heading}}{{/title}}{{$main}}
         <h1>{{heading}}</h1>
-        <p>{{message}}</p>
+        <p><bdi>{{message}}</bdi></p>
         <p><a href="/">Back to the family</a></p>
         {{/main}}{{/layout}}
         """
@@ -49,16 +46,21 @@ enum Templates {
     /// A movie's poster inside `{{#poster}}`: the image from this server, lazily loaded with its size set so nothing
     /// jumps, or the drawn placeholder with the title (PosterView.swift is the contract).
     static let poster = """
-        {{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}{{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}" data-title="{{title}}"></span>{{/placeholder}}
+        {{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}} width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy" decoding="async">{{/src}}{{#placeholder}}<span class="poster placeholder" role="img" aria-label="{{alt}}" data-title="{{title}}" dir="auto"></span>{{/placeholder}}
         """
 
-    /// A table of changed movies, shared by the home page and `/changes`.
+    /// A week's rating as a small line, y range at least 0.5 points, its figures in its label.
+    static let spark = """
+        {{#spark}}<svg class="spark" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}" role="img" aria-label="{{sparkLabel}}"><polyline points="{{points}}"/></svg>{{/spark}}
+        """
+
+    /// A table of changed movies (`/changes`).
     static let changeRows = """
         <table class="cards">
-        <thead><tr><th scope="col">Movie</th><th scope="col">Changes</th><th scope="col">Rating</th><th scope="col">Votes</th><th scope="col">Popularity</th><th scope="col">Last change</th></tr></thead>
+        <thead><tr><th scope="col">Movie</th><th scope="col">Rating</th><th scope="col">Votes</th><th scope="col">Last change</th><th scope="col">Kept by</th></tr></thead>
         <tbody>
         {{#changes}}
-        <tr><th scope="row">{{#href}}<a href="{{href}}">{{shown}}</a>{{/href}}{{^href}}{{shown}}{{/href}}</th><td data-label="Changes">{{changes}}</td><td data-label="Rating">{{rating}}</td><td data-label="Votes">{{votes}}</td><td data-label="Popularity">{{popularity}}</td><td data-label="Last change">{{lastChange}}</td></tr>
+        <tr><th scope="row">{{#href}}<a href="{{href}}"><bdi>{{shown}}</bdi></a>{{/href}}{{^href}}<bdi>{{shown}}</bdi>{{/href}}</th><td data-label="Rating">{{rating}}</td><td data-label="Votes">{{votes}}</td><td data-label="Last change">{{lastChange}}</td><td data-label="Kept by"><bdi>{{members}}</bdi></td></tr>
         {{/changes}}
         </tbody>
         </table>

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Tonight's choices beyond who watches (issue 28): a runtime limit, an age limit, the family's services, genres.
+/// Pure: the command and the page build one from their inputs and `MovieNight.rank` applies it.
+public struct NightFilters: Sendable, Equatable {
+    public var maxMinutes: Int?
+    /// The age limit asked for tonight; the strictest of it and the members' own applies.
+    public var ageLimit: String?
+    /// Keep movies with no certification in the region (or one outside its list) under an age limit.
+    public var includeUnrated = false
+    /// Only movies on one of these services at no extra cost (flatrate, free or ads); nil: no such filter.
+    public var streaming: ServiceMatcher?
+    /// Any of these genres (matched ignoring case and accents); empty: any movie.
+    public var genres: [String] = []
+
+    public init(
+        maxMinutes: Int? = nil, ageLimit: String? = nil, includeUnrated: Bool = false,
+        streaming: ServiceMatcher? = nil, genres: [String] = []
+    ) {
+        (self.maxMinutes, self.ageLimit, self.includeUnrated) = (maxMinutes, ageLimit, includeUnrated)
+        (self.streaming, self.genres) = (streaming, genres)
+    }
+
+    /// The limit that applies: the strictest of tonight's and the members' own, as a rank in the region's order;
+    /// nil when none applies. A limit the region's list lacks counts as the strictest there is (nothing rated
+    /// passes it), so an unknown limit never lets more through.
+    public func limitRank(_ library: NightLibrary) -> Int? {
+        let limits = ([ageLimit].compactMap { $0 } + library.ageLimits.values).map(TMDBText.line)
+        guard !limits.isEmpty else { return nil }
+        return limits.map { Self.rank(of: $0, in: library.certifications) ?? 0 }.min()
+    }
+
+    /// The strictest limit's name, for the reasons and the page.
+    public func appliedLimit(_ library: NightLibrary) -> String? {
+        let limits = ([ageLimit].compactMap { $0 } + library.ageLimits.values).map(TMDBText.line)
+        return limits.min {
+            (Self.rank(of: $0, in: library.certifications) ?? 0) < (Self.rank(of: $1, in: library.certifications) ?? 0)
+        }
+    }
+
+    /// A certification's rank in the region's order; nil when the list lacks it, or for a rank of 0 or less
+    /// (TMDB gives "NR", not rated, order 0 in the US): such a movie is unrated.
+    static func rank(of certification: String, in order: [RegionCertification]) -> Int? {
+        let key = certification.uppercased()
+        guard let found = order.first(where: { $0.certification.uppercased() == key }), found.order > 0 else {
+            return nil
+        }
+        return found.order
+    }
+
+    func admits(_ movie: NightCandidate, limitRank: Int?, _ order: [RegionCertification]) -> Bool {
+        if let maxMinutes {
+            guard let runtime = movie.runtime, runtime <= maxMinutes else { return false }
+        }
+        if let limitRank {
+            if let rank = movie.certification.flatMap({ Self.rank(of: $0, in: order) }) {
+                guard rank <= limitRank else { return false }
+            } else if !includeUnrated {
+                return false
+            }
+        }
+        if let streaming, service(of: movie, streaming) == nil { return false }
+        if !genres.isEmpty, genre(of: movie) == nil { return false }
+        return true
+    }
+
+    /// The first of the family's services offering the movie at no extra cost.
+    func service(of movie: NightCandidate, _ streaming: ServiceMatcher) -> String? {
+        movie.providers?.first { $0.kind.noExtraCost && streaming.matches(id: $0.id, name: $0.name) }?.name
+    }
+
+    func genre(of movie: NightCandidate) -> String? {
+        let wanted = Set(genres.map(TitleKey.make))
+        return movie.genres.first { wanted.contains(TitleKey.make($0)) }
+    }
+
+    /// "; on Netflix · 1 h 46 min · PG · Comedy": what tonight's choices used, in that order; "" when none.
+    func used(_ movie: NightCandidate, limited: Bool) -> String {
+        var parts: [String] = []
+        if let streaming, let name = service(of: movie, streaming) { parts.append("on \(name)") }
+        if maxMinutes != nil, let runtime = movie.runtime { parts.append(Self.minutes(runtime)) }
+        if limited {
+            parts.append(movie.certification ?? "no certification")
+        }
+        if !genres.isEmpty, let genre = genre(of: movie) { parts.append(genre) }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: " · ")
+    }
+
+    /// 106 as "1 h 46 min", 90 as "1 h 30 min", 45 as "45 min", 120 as "2 h".
+    public static func minutes(_ runtime: Int) -> String {
+        let (hours, rest) = runtime.quotientAndRemainder(dividingBy: 60)
+        if hours == 0 { return "\(rest) min" }
+        return rest == 0 ? "\(hours) h" : "\(hours) h \(rest) min"
+    }
+}

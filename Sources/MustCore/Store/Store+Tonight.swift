@@ -1,0 +1,268 @@
+import Foundation
+import GRDB
+
+/// A family service as configured: a TMDB provider id, or a name matched ignoring case and accents.
+public struct ServiceMatcher: Sendable, Equatable {
+    public var services: [String]
+    private let ids: Set<Int>
+    private let keys: Set<String>
+
+    public init(_ services: [String]) {
+        self.services = services
+        ids = Set(services.compactMap { Int($0) })
+        keys = Set(services.filter { Int($0) == nil }.map(TitleKey.make))
+    }
+
+    public var isEmpty: Bool { services.isEmpty }
+
+    public func matches(id: Int, name: String) -> Bool {
+        ids.contains(id) || keys.contains(TitleKey.make(name))
+    }
+}
+
+extension Store {
+    /// Writes what a details answer with the appended blocks told for `region`. A part the answer lacked (a block
+    /// missing or malformed) keeps what was stored, unless that was read for another region; the first provider
+    /// reading for a region is a baseline, and later ones record each provider starting or ceasing to offer the
+    /// movie at no extra cost.
+    static func applyExtras(
+        _ extras: MovieExtras, region: String, movieId: Int64, _ db: Database, now: Date, runId: Int64?
+    ) throws {
+        guard
+            let stored = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT movieSchedule.extrasRegion, movie.providersRegion, movie.runtime, movie.genres,
+                            movie.certification
+                        FROM movie JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
+                        """),
+                arguments: [movieId])
+        else { return }
+        let sameRegion = (stored[0] as String?) == region
+        // A part the answer lacked keeps what was read for this region, and is unknown for another.
+        let runtime = extras.runtime ?? (sameRegion ? stored[2] : nil)
+        let genres = extras.genres?.joined(separator: "\n") ?? (sameRegion ? stored[3] : nil)
+        let certification = extras.certification ?? (sameRegion ? stored[4] : nil)
+        if runtime != stored[2] || genres != stored[3] || certification != stored[4] {
+            try db.cachedStatement(sql: "UPDATE movie SET runtime = ?, genres = ?, certification = ? WHERE id = ?")
+                .execute(arguments: [runtime, genres, certification, movieId])
+        }
+        try db.cachedStatement(sql: "UPDATE movieSchedule SET extrasCheckedAt = ?, extrasRegion = ? WHERE movieId = ?")
+            .execute(arguments: [now.timeIntervalSince1970, region, movieId])
+        if let providers = extras.providers {
+            let comparable = (stored[1] as String?) == region
+            try replaceProviders(providers, movieId: movieId, compare: comparable, db, now: now, runId: runId)
+            if !comparable {
+                try db.cachedStatement(sql: "UPDATE movie SET providersRegion = ? WHERE id = ?")
+                    .execute(arguments: [region, movieId])
+            }
+        } else if (stored[1] as String?) != region {
+            try db.cachedStatement(sql: "DELETE FROM movieProvider WHERE movieId = ?").execute(arguments: [movieId])
+            try db.cachedStatement(sql: "UPDATE movie SET providersRegion = NULL WHERE id = ?")
+                .execute(arguments: [movieId])
+        }
+    }
+
+    /// Replaces the movie's offers, recording arrivals and departures of no-extra-cost providers when `compare`.
+    /// Nothing is written when nothing moved, the common case.
+    private static func replaceProviders(
+        _ providers: [ProviderOffer], movieId: Int64, compare: Bool, _ db: Database, now: Date, runId: Int64?
+    ) throws {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?"),
+            arguments: [movieId])
+        let before = Set(
+            rows.compactMap { row in
+                ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) }
+            })
+        guard before != Set(providers) else { return }
+        if compare {
+            let free = { (offers: any Sequence<ProviderOffer>) -> [Int: String] in
+                var byId: [Int: String] = [:]
+                for offer in offers where offer.kind.noExtraCost { byId[offer.id] = byId[offer.id] ?? offer.name }
+                return byId
+            }
+            let (old, new) = (free(before), free(providers))
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO availabilityChange (movieId, at, runId, providerId, provider, arrived)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+            for (id, name) in new.sorted(by: { $0.key < $1.key }) where old[id] == nil {
+                try insert.execute(arguments: [movieId, now.timeIntervalSince1970, runId, id, name, true])
+            }
+            for (id, name) in old.sorted(by: { $0.key < $1.key }) where new[id] == nil {
+                try insert.execute(arguments: [movieId, now.timeIntervalSince1970, runId, id, name, false])
+            }
+        }
+        try db.cachedStatement(sql: "DELETE FROM movieProvider WHERE movieId = ?").execute(arguments: [movieId])
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO movieProvider (movieId, kind, providerId, name) VALUES (?, ?, ?, ?)")
+        for offer in providers {
+            try insert.execute(arguments: [movieId, offer.kind.rawValue, offer.id, offer.name])
+        }
+    }
+
+    /// Arrivals and departures on the family's services recorded by the fetch run in progress.
+    public func availabilityChangesOfRunInProgress(services: [String]) throws(StoreError) -> Int {
+        let matcher = ServiceMatcher(services)
+        return try read { db in
+            guard let run = try RatingHistory.runInProgress(db) else { return 0 }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT providerId, provider FROM availabilityChange WHERE runId = ?", arguments: [run])
+            return rows.filter { matcher.matches(id: $0[0], name: $0[1]) }.count
+        }
+    }
+}
+
+/// A provider seen in the library for the region, and how many movies it offers in any way.
+public struct SeenProvider: Sendable, Equatable, Encodable {
+    public var id: Int
+    public var name: String
+    public var movies: Int
+    /// The kinds it offers them in, cheapest first.
+    public var kinds: [ProviderKind]
+}
+
+extension Store {
+    /// `mustc providers`: every provider of the region's stored offers, most movies first. Reads only.
+    public func providersSeen(region: String) throws(StoreError) -> [SeenProvider] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT movieProvider.providerId, max(movieProvider.name), count(DISTINCT movieProvider.movieId),
+                        group_concat(DISTINCT movieProvider.kind)
+                    FROM movieProvider JOIN movie ON movie.id = movieProvider.movieId
+                    WHERE movie.providersRegion = ?
+                    GROUP BY movieProvider.providerId
+                    """,
+                arguments: [region])
+            return rows.map { row in
+                let kinds = ((row[3] as String?) ?? "").split(separator: ",").compactMap {
+                    ProviderKind(rawValue: String($0))
+                }
+                return SeenProvider(id: row[0], name: row[1], movies: row[2], kinds: kinds.sorted())
+            }
+            .sorted { ($0.movies, $1.name, $1.id) > ($1.movies, $0.name, $0.id) }
+        }
+    }
+
+    /// The region's certifications in TMDB's order, as kept; empty when never asked.
+    public func certificationOrder(region: String) throws(StoreError) -> [RegionCertification] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank, certification",
+                arguments: [region]
+            ).map { RegionCertification(certification: $0[0], order: $0[1]) }
+        }
+    }
+
+    /// Keeps TMDB's list for the region, replacing what was kept.
+    public func keepCertificationOrder(_ list: [RegionCertification], region: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM certificationOrder WHERE region = ?", arguments: [region])
+            for entry in list {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO certificationOrder (region, certification, rank) VALUES (?, ?, ?)",
+                    arguments: [region, entry.certification, entry.order])
+            }
+        }
+    }
+
+    /// Sets or clears a member's age limit; false when there is no such member.
+    public func setAgeLimit(member name: String, to limit: String?) throws(StoreError) -> String? {
+        try write { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+            guard let row else { return nil }
+            try db.execute(sql: "UPDATE member SET ageLimit = ? WHERE id = ?", arguments: [limit, row[0] as Int64])
+            return row[1]
+        }
+    }
+}
+
+/// Close matches for a service name nobody offers: names that contain it (or it them), ignoring case and accents,
+/// or within a few edits of it; at most three, closest first.
+public enum ServiceNames {
+    public static func closest(to wanted: String, among names: [String]) -> [String] {
+        let key = letters(wanted)
+        let scored = Set(names).compactMap { name -> (Int, String)? in
+            let other = letters(name)
+            guard !other.isEmpty else { return nil }
+            if !key.isEmpty, other.contains(key) || key.contains(other) { return (0, name) }
+            let distance = editDistance(Array(key), Array(other))
+            return distance <= max(2, key.count / 3) ? (distance, name) : nil
+        }
+        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map(\.1)
+    }
+
+    /// Its letters and digits, folded: "Disney+" and "Disney Plus" meet at "disney".
+    static func letters(_ name: String) -> String {
+        String(TitleKey.make(name).filter { $0.isLetter || $0.isNumber })
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var previous = row[0]
+            row[0] = i + 1
+            for (j, y) in b.enumerated() {
+                let saved = row[j + 1]
+                row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (x == y ? 0 : 1))
+                previous = saved
+            }
+        }
+        return row[b.count]
+    }
+}
+
+/// What the movie's page shows of tonight's facts, for the family's region.
+public struct MovieTonight: Sendable, Equatable {
+    public var runtime: Int?
+    public var certification: String?
+    public var genres: [String]
+    /// nil: the region's offers were never read.
+    public var providers: [ProviderOffer]?
+}
+
+extension Store {
+    /// Runtime, genres, certification and offers of a movie, as read for `region`; reads only.
+    public func movieTonight(localId: Int64, region: String) throws(StoreError) -> MovieTonight {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT movie.runtime, movie.genres,
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END,
+                        movie.providersRegion = ?
+                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
+                    """,
+                arguments: [region, region, localId])
+            guard let row else { return MovieTonight(genres: []) }
+            var tonight = MovieTonight(
+                runtime: row[0], certification: row[2],
+                genres: (row[1] as String?)?.split(separator: "\n").map(String.init) ?? [])
+            if row[3] as Bool? == true {
+                tonight.providers = try Row.fetchAll(
+                    db, sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?", arguments: [localId]
+                ).compactMap { row in
+                    ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) }
+                }
+            }
+            return tonight
+        }
+    }
+
+    /// The genres of the library's movies, for the page's choice; sorted.
+    public func genresSeen() throws(StoreError) -> [String] {
+        try read { db in
+            var seen = Set<String>()
+            let rows = try String.fetchCursor(db, sql: "SELECT DISTINCT genres FROM movie WHERE genres IS NOT NULL")
+            while let list = try rows.next() { seen.formUnion(list.split(separator: "\n").map(String.init)) }
+            return seen.sorted()
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// How a provider offers a movie, as TMDB's `watch/providers` block names the kinds.
+public enum ProviderKind: String, Sendable, CaseIterable, Codable, Comparable {
+    case flatrate, free, ads, rent, buy
+
+    /// Watched at no cost beyond what the family already pays: a subscription, free, or with adverts.
+    public var noExtraCost: Bool { self == .flatrate || self == .free || self == .ads }
+
+    /// "Subscription", "Free", "With ads", "Rent", "Buy": the page's headings.
+    public var heading: String {
+        switch self {
+        case .flatrate: "Subscription"
+        case .free: "Free"
+        case .ads: "With ads"
+        case .rent: "Rent"
+        case .buy: "Buy"
+        }
+    }
+
+    public static func < (a: ProviderKind, b: ProviderKind) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// One provider offering the movie in one way.
+public struct ProviderOffer: Sendable, Hashable {
+    public var kind: ProviderKind
+    public var id: Int
+    public var name: String
+
+    public init(kind: ProviderKind, id: Int, name: String) { (self.kind, self.id, self.name) = (kind, id, name) }
+}
+
+/// What a details answer with `append_to_response=release_dates,watch/providers` tells about tonight, for one
+/// region. Each part is nil when its block was missing or malformed: that part stays unknown, and nothing else
+/// (the ratings least of all) is lost.
+public struct MovieExtras: Sendable, Equatable {
+    /// Minutes; nil when TMDB gives none (null or 0).
+    public var runtime: Int?
+    public var genres: [String]?
+    /// The region's certification, trimmed: `.some(nil)` when the block was read and the region has none.
+    public var certification: String??
+    /// The region's offers; empty when the block was read and the region has none (TMDB leaves it out then).
+    public var providers: [ProviderOffer]?
+
+    public init(
+        runtime: Int? = nil, genres: [String]? = nil, certification: String?? = nil, providers: [ProviderOffer]? = nil
+    ) {
+        (self.runtime, self.genres, self.certification, self.providers) = (runtime, genres, certification, providers)
+    }
+}
+
+/// A key of any name: the one region asked for, or a block's name with a slash in it.
+struct NamedKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension CodingUserInfoKey {
+    /// The family's region, for decoding the appended blocks: only that country is read.
+    static let tmdbRegion = CodingUserInfoKey(rawValue: "mustc.tmdbRegion")!
+}
+
+/// The details answer, with the appended blocks read for the region in the decoder's user info (none without it).
+struct DetailsAnswer: Decodable {
+    var movie: RemoteMovie
+    var extras: MovieExtras?
+
+    init(from decoder: Decoder) throws {
+        movie = try RemoteMovie(from: decoder)
+        guard let region = decoder.userInfo[.tmdbRegion] as? String else {
+            extras = nil
+            return
+        }
+        extras = MovieExtras(try decoder.container(keyedBy: NamedKey.self), region: region)
+    }
+}
+
+extension MovieExtras {
+    /// Reads the blocks for `region` only: every other country is stepped over, never decoded into values.
+    init(_ body: KeyedDecodingContainer<NamedKey>, region: String) {
+        let minutes = (try? body.decodeIfPresent(Int.self, forKey: NamedKey("runtime"))) ?? nil
+        runtime = minutes.flatMap { $0 > 0 ? $0 : nil }
+        if let list = try? body.decodeIfPresent([Genre].self, forKey: NamedKey("genres")) {
+            genres = list.compactMap { genre in genre.name.map(TMDBText.line).flatMap { $0.isEmpty ? nil : $0 } }
+        } else {
+            genres = nil
+        }
+        // Not `try?`: it would flatten "the region has none" (nil) and "the block is broken" into one nil.
+        do {
+            certification = .some(try Self.certification(body, region: region))
+        } catch {
+            certification = nil
+        }
+        providers = try? Self.providers(body, region: region)
+    }
+
+    private struct Genre: Decodable { var name: String? }
+
+    /// The theatrical release's certification (type 3) if one carries it, else the lowest release type that does.
+    /// Throws when the block is missing or malformed.
+    static func certification(_ body: KeyedDecodingContainer<NamedKey>, region: String) throws -> String? {
+        let block = try body.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey("release_dates"))
+        var countries = try block.nestedUnkeyedContainer(forKey: NamedKey("results"))
+        while !countries.isAtEnd {
+            let country = try countries.nestedContainer(keyedBy: NamedKey.self)
+            guard try country.decodeIfPresent(String.self, forKey: NamedKey("iso_3166_1")) == region else { continue }
+            let releases = try country.decode([Release].self, forKey: NamedKey("release_dates"))
+            let rated = releases.compactMap { release -> (type: Int, certification: String)? in
+                let text = TMDBText.line(release.certification ?? "")
+                return text.isEmpty ? nil : (release.type ?? Int.max, text)
+            }
+            if let theatrical = rated.first(where: { $0.type == 3 }) { return theatrical.certification }
+            return rated.min { $0.type < $1.type }?.certification
+        }
+        return nil
+    }
+
+    private struct Release: Decodable {
+        var certification: String?
+        var type: Int?
+    }
+
+    /// The region's offers by kind, in TMDB's order within a kind. Throws when the block is missing or malformed.
+    static func providers(_ body: KeyedDecodingContainer<NamedKey>, region: String) throws -> [ProviderOffer] {
+        let block = try body.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey("watch/providers"))
+        let results = try block.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey("results"))
+        guard results.contains(NamedKey(region)) else { return [] }
+        let country = try results.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey(region))
+        var offers: [ProviderOffer] = []
+        for kind in ProviderKind.allCases {
+            guard let listed = try country.decodeIfPresent([Offer].self, forKey: NamedKey(kind.rawValue)) else {
+                continue
+            }
+            for offer in listed where !offers.contains(where: { $0.kind == kind && $0.id == offer.providerId }) {
+                let name = TMDBText.line(offer.providerName)
+                offers.append(
+                    ProviderOffer(kind: kind, id: offer.providerId, name: name.isEmpty ? "#\(offer.providerId)" : name))
+            }
+        }
+        return offers
+    }
+
+    private struct Offer: Decodable {
+        var providerId: Int
+        var providerName: String
+
+        private enum CodingKeys: String, CodingKey {
+            case providerId = "provider_id"
+            case providerName = "provider_name"
+        }
+    }
+}
+
+/// `GET /certification/movie/list`, read for one region: its certifications in TMDB's order.
+struct CertificationList: Decodable {
+    var certifications: [RegionCertification]
+
+    init(from decoder: Decoder) throws {
+        let region = decoder.userInfo[.tmdbRegion] as? String ?? ""
+        let body = try decoder.container(keyedBy: NamedKey.self)
+        let regions = try body.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey("certifications"))
+        let listed = try regions.decodeIfPresent([Entry].self, forKey: NamedKey(region)) ?? []
+        certifications = listed.compactMap { entry in
+            let text = TMDBText.line(entry.certification)
+            return text.isEmpty ? nil : RegionCertification(certification: text, order: entry.order ?? 0)
+        }
+    }
+
+    private struct Entry: Decodable {
+        var certification: String
+        var order: Int?
+    }
+}
+
+/// A certification of a region and its place in TMDB's order (equal orders are equally strict).
+public struct RegionCertification: Sendable, Equatable {
+    public var certification: String
+    public var order: Int
+
+    public init(certification: String, order: Int) { (self.certification, self.order) = (certification, order) }
+}
+
+/// TMDB's free text made fit for one line: control characters dropped, spaces trimmed ("PG12 " is "PG12").
+enum TMDBText {
+    static func line(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter {
+                    !$0.properties.isDefaultIgnorableCodePoint && $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value)
+                })
+        )
+        .trimmingCharacters(in: .whitespaces)
+    }
+}

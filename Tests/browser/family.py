@@ -1,0 +1,234 @@
+"""The family's pages as a family member meets them (issue 27), driven through headless Chromium.
+
+Usage: family.py PLAN_JSON
+PLAN_JSON names the server (`base`), the family password, the pages to sweep, the member pages to read and the
+edits to make. Every page is loaded at 360 and 1280 px, light and dark, signed out and signed in; axe-core runs on
+each (target-size included) and the rules it checked are printed. Then, signed in at 360 px, the edits are made
+from the cards. One JSON object is printed; the Swift test (FamilyPageTests) judges it against the binary's own
+`ratings --format json`.
+"""
+
+import importlib.util
+import json
+import os
+import sys
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from pages import browser, dialog_opened
+
+INSTALL = "axe-core with target-size is missing: pip install -r contrib/packages/python.txt (contrib/test.sh does)"
+
+
+def axe_source():
+    """axe.min.js from a PyPI package that ships axe-core 4.x (target-size is 4.7 and later)."""
+    for package in ("axe_playwright_python", "axe_selenium_python"):
+        spec = importlib.util.find_spec(package)
+        if spec is None or spec.origin is None:
+            continue
+        folder = os.path.dirname(spec.origin)
+        for root, _, files in os.walk(folder):
+            if "axe.min.js" in files:
+                source = open(os.path.join(root, "axe.min.js"), encoding="utf-8").read()
+                if "target-size" in source:
+                    return source
+    print(INSTALL, file=sys.stderr)
+    sys.exit(3)
+
+
+SMALL_TARGETS = """
+const out = [];
+for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, summary')) {
+  const r = e.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) continue;
+  if (e.closest('details:not([open])') && e.tagName !== 'SUMMARY') continue;
+  if (r.right <= 0 || r.left >= innerWidth) continue;
+  if (e.type === 'checkbox' && e.labels && e.labels.length) {
+    const l = e.labels[0].getBoundingClientRect();
+    if (l.width >= 43.5 && l.height >= 43.5) continue;
+  }
+  if (r.width < 43.5 || r.height < 43.5)
+    out.push(e.tagName + ' "' + (e.textContent || e.name || '').trim().slice(0, 30) + '" '
+      + Math.round(r.width) + 'x' + Math.round(r.height));
+}
+return out;
+"""
+
+BDI = """
+const raw = /[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]/;
+const shown = [], outside = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+let rawFound = raw.test(document.title);
+while (walker.nextNode()) {
+  const node = walker.currentNode;
+  if (raw.test(node.data)) rawFound = true;
+  if (/\\\\u(202[A-E]|206[6-9]|00[01][0-9A-F]|007F|008[0-9A-F]|009[0-9A-F])/.test(node.data)) {
+    (node.parentElement.closest('bdi') ? shown : outside).push(node.data.trim().slice(0, 60));
+  }
+}
+return {raw: rawFound, shown: shown, outside: outside};
+"""
+
+
+def run_axe(driver, source):
+    driver.execute_script(source)
+    driver.set_script_timeout(60)
+    return driver.execute_async_script("""
+const done = arguments[arguments.length - 1];
+axe.run(document, {rules: {'target-size': {enabled: true}}, resultTypes: ['violations']})
+  .then(r => done({version: axe.version, violations: r.violations.map(v => ({id: v.id,
+      nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + (n.failureSummary || '').slice(0, 200))})),
+    rules: [].concat(r.passes, r.violations, r.incomplete, r.inapplicable).map(x => x.id)}))
+  .catch(e => done({error: String(e)}));
+""")
+
+
+def navigating(driver, action):
+    old = driver.find_element(By.TAG_NAME, "html")
+    action()
+    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def sign_in(driver, base, password):
+    driver.get(base + "/signin")
+    field = driver.find_element(By.NAME, "password")
+    field.send_keys(password)
+    navigating(driver, field.submit)
+
+
+def scheme(driver, name):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": name}]})
+
+
+def sweep(driver, plan, source, signed_in, result):
+    for width in (360, 1280):
+        driver.set_window_size(width, 900)
+        for colours in ("light", "dark"):
+            scheme(driver, colours)
+            for path in plan["pages"]:
+                driver.get(plan["base"] + path)
+                axe = run_axe(driver, source)
+                result["axeVersion"] = axe.get("version")
+                result["rules"] = sorted(set(result.get("rules", [])) | set(axe.get("rules", [])))
+                widths = driver.execute_script(
+                    "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+                text = driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
+                result["visits"].append({
+                    "url": path, "width": width, "scheme": colours, "signedIn": signed_in,
+                    "error": axe.get("error"), "violations": axe.get("violations", []),
+                    "scrollWidth": widths[0], "clientWidth": widths[1],
+                    "small": driver.execute_script(SMALL_TARGETS),
+                    "internal": [word for word in ("newData", "noData") if word in text],
+                    "title": driver.title, "dialog": dialog_opened(driver),
+                    "bytes": len(driver.page_source.encode("utf-8")),
+                })
+    scheme(driver, "light")
+
+
+def cards(driver):
+    found = []
+    for card in driver.find_elements(By.CSS_SELECTOR, "li.card"):
+        def text(selector):
+            parts = card.find_elements(By.CSS_SELECTOR, selector)
+            return parts[0].get_attribute("textContent").strip() if parts else None
+        found.append({"title": text("h2"), "year": text(".year"), "rating": text(".rating"),
+                      "move": text(".move"), "votes": text(".votes"), "mark": text(".mark")})
+    return found
+
+
+def paging(driver, plan):
+    pages = []
+    driver.get(plan["base"] + plan["big"])
+    while True:
+        links = driver.find_elements(By.CSS_SELECTOR, "a[rel=next]")
+        pages.append({"url": driver.current_url, "cards": len(driver.find_elements(By.CSS_SELECTOR, "li.card")),
+                      "previous": bool(driver.find_elements(By.CSS_SELECTOR, "a[rel=prev]")),
+                      "count": driver.find_element(By.CSS_SELECTOR, "p.count").text})
+        if not links or len(pages) > 10:
+            return pages
+        navigating(driver, links[0].click)
+
+
+def card_named(driver, title):
+    for card in driver.find_elements(By.CSS_SELECTOR, "li.card"):
+        if card.find_element(By.TAG_NAME, "h2").get_attribute("textContent").strip() == title:
+            return card
+    raise RuntimeError("no card titled %r on %s" % (title, driver.current_url))
+
+
+def after_edit(driver):
+    """The notice the edit left: its text, whether it is on the first screen and has the focus."""
+    notices = driver.find_elements(By.CSS_SELECTOR, ".notice")
+    if not notices:
+        return {"text": None}
+    box = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON();", notices[0])
+    return {"text": notices[0].text, "top": box["top"], "bottom": box["bottom"],
+            "screen": driver.execute_script("return innerHeight;"),
+            "focused": driver.execute_script("return document.activeElement === arguments[0];", notices[0]),
+            "url": driver.current_url}
+
+
+def edits(driver, plan):
+    base, member, done = plan["base"], plan["member"], {}
+    driver.set_window_size(360, 800)
+    driver.get(base + member)
+    card = card_named(driver, plan["watch"])
+    navigating(driver, card.find_element(By.XPATH, ".//button[normalize-space()='Watched today']").click)
+    done["watched"] = after_edit(driver)
+    card = card_named(driver, plan["rate"]["title"])
+    card.find_element(By.TAG_NAME, "select").send_keys(str(plan["rate"]["rating"]))
+    navigating(driver, card.find_element(By.XPATH, ".//button[normalize-space()='Rate']").click)
+    done["rated"] = after_edit(driver)
+    card = card_named(driver, plan["remove"])
+    navigating(driver, card.find_element(By.PARTIAL_LINK_TEXT, "Remove").click)
+    done["confirmation"] = driver.find_element(By.TAG_NAME, "h1").text
+    navigating(driver, driver.find_element(By.CSS_SELECTOR, "main form[action$='/remove'] button[type=submit]").click)
+    done["removed"] = after_edit(driver)
+    field = driver.find_element(By.ID, "add-movie")
+    field.send_keys(plan["ask"])
+    navigating(driver, field.submit)
+    done["asked"] = after_edit(driver)
+    done["answers"] = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".notice button")]
+    chosen = [b for b in driver.find_elements(By.CSS_SELECTOR, ".notice button") if b.text == plan["answer"]]
+    if chosen:
+        navigating(driver, chosen[0].click)
+        done["answered"] = after_edit(driver)
+    return done
+
+
+def main():
+    plan = json.loads(sys.argv[1])
+    source = axe_source()
+    driver = browser(360, 900)
+    result = {"visits": []}
+    try:
+        sweep(driver, plan, source, False, result)
+        driver.set_window_size(1280, 900)
+        result["cards"] = {}
+        for path in plan["read"]:
+            driver.get(plan["base"] + path)
+            result["cards"][path] = cards(driver)
+        result["paging"] = paging(driver, plan)
+        result["bdi"] = {}
+        for path in plan["hostile"]:
+            driver.get(plan["base"] + path)
+            result["bdi"][path] = driver.execute_script(BDI)
+        sign_in(driver, plan["base"], plan["password"])
+        sweep(driver, plan, source, True, result)
+        try:
+            result["edits"] = edits(driver, plan)
+        except Exception as error:  # the page the edits stopped on, to say why
+            result["edits"] = {"error": (repr(error) + " " + str(getattr(error, "msg", "") or ""))[:300],
+                               "url": driver.current_url,
+                               "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
+    finally:
+        driver.quit()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
