@@ -126,9 +126,27 @@ import Testing
         var alone = mustc
         alone.executable = URL(fileURLWithPath: copy)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["mustc"])
+        try await Self.waitUntilNotBusy(alone)
         #expect(try await alone("add", "Alice", "Up").status == 0)
         let report = try await alone("ratings", "--format", "json")
         #expect(report.status == 0)
         #expect(report.stdout.contains("\"remoteId\" : 14160"))
+    }
+
+    /// A copy made a moment ago can be "busy" (ETXTBSY): a child another test forked while the copy's write
+    /// descriptor was open keeps that descriptor until it execs. Seen once in a fresh-clone CI run; waits at most 10 s.
+    static func waitUntilNotBusy(_ binary: MustcBinary) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                _ = try await binary("--version")
+                return
+            } catch let error as NSError
+                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
+                && ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 }
