@@ -125,6 +125,10 @@ def sweep(driver, plan, source, signed_in, result):
                     "internal": [word for word in ("newData", "noData") if word in text],
                     "title": driver.title, "dialog": dialog_opened(driver),
                     "bytes": len(driver.page_source.encode("utf-8")),
+                    # The document's own status is not an error of the page: /members/Nobody is a 404 by design.
+                    "consoleErrors": [entry["message"] for entry in driver.get_log("browser")
+                                      if entry["level"] == "SEVERE"
+                                      and not entry["message"].startswith(driver.current_url + " - ")],
                 })
     scheme(driver, "light")
 

@@ -121,6 +121,8 @@ import Testing
                 "\(name) scrolls sideways")
             #expect((visit["small"] as? [String]) == [], "\(name): targets under 44 px: \(visit["small"] ?? "")")
             #expect(visit["dialog"] as? Bool == false, "\(name): a dialog opened")
+            let console = visit["consoleErrors"] as? [String] ?? ["unread"]
+            #expect(console.isEmpty, "\(name): console errors \(console)")
             let title = visit["title"] as? String ?? ""
             #expect(title.hasSuffix(" · mustc") && !title.hasPrefix(" ·"), "\(name): title \(title)")
             #expect((visit["bytes"] as? Int ?? .max) <= 100_000, "\(name): \(visit["bytes"] ?? 0) bytes")
