@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // The one time source: AnyClock in production, TestClock in tests, so a test turns time instead of sleeping.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", exact: "1.1.1"),
     ],
     targets: [
         .target(
@@ -45,6 +47,7 @@ let package = Package(
                 "CCurl",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 "CLibCrypto",
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             plugins: ["EmbedMigrationsPlugin"]
         ),
