@@ -33,10 +33,10 @@ public struct MovieName: Sendable, Equatable {
 }
 
 /// One of TMDB's closest results for a title none matched exactly.
-public struct MovieCandidate: Sendable, Equatable {
+public struct MovieCandidate: Sendable, Equatable, Encodable {
     public var remoteId: Int
     public var title: String
-    public var year: Int?
+    @NullWhenAbsent public var year: Int?
 
     public init(remoteId: Int, title: String, year: Int?) {
         self.remoteId = remoteId
@@ -48,9 +48,9 @@ public struct MovieCandidate: Sendable, Equatable {
 }
 
 /// A movie waiting for someone to say which TMDB movie it is.
-public struct MovieNeedingChoice: Sendable, Equatable {
+public struct MovieNeedingChoice: Sendable, Equatable, Encodable {
     public var title: String
-    public var year: Int?
+    @NullWhenAbsent public var year: Int?
     /// Who keeps it, in name order; the commands shown use the first.
     public var members: [String]
     public var candidates: [MovieCandidate]

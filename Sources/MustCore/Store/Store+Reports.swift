@@ -32,8 +32,8 @@ public struct MovieListing: Sendable, Equatable, Encodable {
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(releaseDate, forKey: .releaseDate)
         try container.encode(members, forKey: .members)
-        try container.encode(lastCheckedAt.map(ISO8601.string), forKey: .lastCheckedAt)
-        try container.encode(nextCheckAt.map(ISO8601.string), forKey: .nextCheckAt)
+        try container.encode(lastCheckedAt, forKey: .lastCheckedAt)
+        try container.encode(nextCheckAt, forKey: .nextCheckAt)
         if let mark {
             try container.encode(mark.watched, forKey: .watched)
             try container.encode(mark.on?.text, forKey: .watchedOn)

@@ -20,22 +20,22 @@ public struct FetchRunRecord: Sendable, Equatable {
 }
 
 /// Where the library stands in the per-movie schedule.
-public struct CheckCounts: Sendable, Equatable {
+public struct CheckCounts: Sendable, Equatable, Encodable {
     public var total: Int
     public var dueNow: Int
     public var dueWithinHour: Int
     public var dueWithinDay: Int
     /// When the earliest movie is due; nil for an empty library.
-    public var nextCheckAt: Date?
+    @NullWhenAbsent public var nextCheckAt: Date?
 }
 
 /// A movie the last fetch could not refresh, and why.
-public struct FailingMovie: Sendable, Equatable {
+public struct FailingMovie: Sendable, Equatable, Encodable {
     public var title: String
-    public var year: Int?
-    public var remoteId: Int?
+    @NullWhenAbsent public var year: Int?
+    @NullWhenAbsent public var remoteId: Int?
     public var reason: String
-    public var notFoundAt: Date?
+    @NullWhenAbsent public var notFoundAt: Date?
 
     /// "Titanic (1997)": remakes share titles.
     public var shown: String { MovieName.shown(title, year) }
