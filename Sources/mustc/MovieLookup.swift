@@ -47,7 +47,8 @@ struct MovieLookup {
 
     /// "    mustc resolve Ann Dune tmdb:841    # Dune (1984)", numbered only for a person at the terminal to choose.
     static func pick(member: String, movie: MovieReference, _ remote: RemoteMovie, number: Int) -> String {
-        let command = "mustc resolve \(Shell.quoted(member)) \(movie.argument) tmdb:\(remote.id)    # \(LookupWording.shown(remote))"
+        let command =
+            "mustc resolve \(Shell.quoted(member)) \(movie.argument) tmdb:\(remote.id)    # \(LookupWording.shown(remote))"
         return Prompt.isInteractive ? "  \(number). \(command)" : "    \(command)"
     }
 }

@@ -141,7 +141,8 @@ extension Store {
                 let kinds = ((row["kinds"] as String?) ?? "").split(separator: ",").compactMap {
                     ProviderKind(rawValue: String($0))
                 }
-                return SeenProvider(id: row["providerId"], name: row["name"], movies: row["movies"], kinds: kinds.sorted())
+                return SeenProvider(
+                    id: row["providerId"], name: row["name"], movies: row["movies"], kinds: kinds.sorted())
             }
             .sorted { ($0.movies, $1.name, $1.id) > ($1.movies, $0.name, $0.id) }
         }
