@@ -49,13 +49,8 @@ struct ResolveCommand: AsyncParsableCommand {
                 return
             }
             let resolved = try editor.take(remote, movieId: found.id)
-            print("\(quoted(found.shown)) is now \(MovieLookup.shown(remote)) for everyone who keeps it.")
-            if let merged = resolved.merged, resolved.movieId != found.id {
-                print(
-                    "  \(quoted(merged)) and \(quoted(resolved.shown)) are the same TMDB movie: merged into one, "
-                        + "keeping every member and spelling of both.")
-            }
-            print("  TMDB: \(Describe.ratings(of: remote))")
+            print("\(quoted(found.shown)) is now \(LookupWording.shown(remote)) for everyone who keeps it.")
+            MovieLookup.tell(resolved, remote)
         }
     }
 

@@ -112,15 +112,15 @@ extension Store {
     /// How many movies a run starting at `now` covers: every movie when forced, else those due by then.
     public func fetchScope(force: Bool = true, now: Date = Date()) throws(StoreError) -> FetchScope {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(id), 0) FROM movie")
-            let total: Int = row?[0] ?? 0
+            let row = try Row.fetchOne(db, sql: "SELECT count(*) AS total, coalesce(max(id), 0) AS lastId FROM movie")
+            let total: Int = row?["total"] ?? 0
             let due =
                 force
                 ? total
                 : try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?",
                     arguments: [now.timeIntervalSince1970]) ?? 0
-            return FetchScope(total: total, due: due, lastId: row?[1] ?? 0, asOf: now, force: force)
+            return FetchScope(total: total, due: due, lastId: row?["lastId"] ?? 0, asOf: now, force: force)
         }
     }
 
@@ -185,18 +185,19 @@ extension Store {
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var movies: [StoredMovie] = []
         while let row = try rows.next() {
-            let next: Double? = row[10]
+            let next: Double? = row["nextCheckAt"]
             movies.append(
                 StoredMovie(
-                    id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
-                    voteCount: row[5], fetchError: row[6], notFoundAt: row[7],
+                    id: row["id"], title: row["title"], remoteId: row["remoteId"], popularity: row["popularity"],
+                    voteAverage: row["voteAverage"], voteCount: row["voteCount"], fetchError: row["fetchError"],
+                    notFoundAt: row["notFoundAt"],
                     check: next.map { next in
                         MovieCheck(
-                            checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
-                            nextCheckAt: Date(timeIntervalSince1970: next))
-                    }, year: row[11],
-                    extrasCheckedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    extrasRegion: row[13], posterPath: row[14]))
+                            checkedAt: (row["checkedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                            interval: row["interval"], nextCheckAt: Date(timeIntervalSince1970: next))
+                    }, year: row["year"],
+                    extrasCheckedAt: (row["extrasCheckedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    extrasRegion: row["extrasRegion"], posterPath: row["posterPath"]))
         }
         return movies
     }

@@ -55,9 +55,9 @@ extension Store {
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
             guard let row else { throw StoreError.failed(reason: "movie vanished while importing") }
             return LinkOutcome(
-                member: member.display, movieId: movieId, title: row[0], year: row[1], remoteId: row[2],
-                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3],
-                marked: marked)
+                member: member.display, movieId: movieId, title: row["title"], year: row["year"],
+                remoteId: row["remoteId"], memberCreated: member.created, movieCreated: false, linked: linked,
+                updatedAt: row["updatedAt"], marked: marked)
         }
     }
 
@@ -194,10 +194,10 @@ extension Store {
     /// The movie of `row` (id, remoteId, imdbId, letterboxdUri), unless it has another TMDB or IMDb id or
     /// Letterboxd URI than the entry gives.
     private static func same(_ entry: ImportEntry, as row: Row) -> Int64? {
-        let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
+        let (remoteId, imdbId): (Int?, String?) = (row["remoteId"], row["imdbId"])
         if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
         if let wanted = entry.imdbId, let imdbId, imdbId != wanted { return nil }
-        if let wanted = entry.letterboxdUri, let uri = row[3] as String?, uri != wanted { return nil }
-        return row[0]
+        if let wanted = entry.letterboxdUri, let uri = row["letterboxdUri"] as String?, uri != wanted { return nil }
+        return row["id"]
     }
 }
