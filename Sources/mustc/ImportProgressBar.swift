@@ -16,7 +16,9 @@ final class ImportProgressBar: Sendable {
         let now = time.instant
         let due = lastDraw.withLock { last in
             // The end is always drawn, so the bar's last state is the import's.
-            guard fraction >= 1 || last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true else { return false }
+            guard fraction >= 1 || last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true else {
+                return false
+            }
             last = now
             return true
         }

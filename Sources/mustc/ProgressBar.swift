@@ -16,7 +16,8 @@ final class ProgressBar: Sendable {
     func update(_ progress: FetchProgress) {
         let now = time.instant
         let due = lastDraw.withLock { last in
-            guard progress.done == progress.total || last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true else {
+            guard progress.done == progress.total || last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true
+            else {
                 return false
             }
             last = now

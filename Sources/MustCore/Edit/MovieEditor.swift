@@ -41,7 +41,8 @@ public struct MovieEditor: Sendable {
     /// (issue 37, the web part); remove this then.
     public init(store: Store, checks: MovieSchedulePolicy, clock: @escaping @Sendable () -> Date) {
         let system = TimeSource.system
-        self.init(store: store, checks: checks, time: TimeSource(now: clock, clock: system.clock, random: system.random))
+        self.init(
+            store: store, checks: checks, time: TimeSource(now: clock, clock: system.clock, random: system.random))
     }
 
     private func clock() -> Date { time.now() }

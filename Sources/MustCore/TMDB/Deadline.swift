@@ -36,7 +36,9 @@ final class RequestDeadlines: Sendable {
         let outcome = Outcome<T>()
         let task = Task { outcome.finish(await Result(catching: work)) }
         outcome.attach(task)
-        let id = register(deadline: time.instant.advanced(by: .seconds(seconds))) { outcome.finish(.failure(TransportError.timedOut)) }
+        let id = register(deadline: time.instant.advanced(by: .seconds(seconds))) {
+            outcome.finish(.failure(TransportError.timedOut))
+        }
         defer { state.withLock { _ = $0.entries.removeValue(forKey: id) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { outcome.install($0) }
