@@ -99,7 +99,10 @@ let package = Package(
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
         .testTarget(
             name: "MustCoreTests",
-            dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         // Pure parts of the page: charts, view models, templates' escaping; the page cache behind its middleware.
         .testTarget(
@@ -118,6 +121,7 @@ let package = Package(
             name: "mustcTests",
             dependencies: [
                 "mustc", "MustCore", "TMDBStub", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
     ]

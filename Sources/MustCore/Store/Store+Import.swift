@@ -14,7 +14,7 @@ public enum ImportPlacement: Sendable, Equatable {
 extension Store {
     /// Links, in one transaction, every entry whose movie is already known (by TMDB id, IMDb id, or a title and
     /// year typed before) or named by a TMDB id; the others need a lookup and are left alone.
-    public func placeKnown(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+    public func placeKnown(member: String, _ entries: [ImportEntry], now: Date) throws(StoreError)
         -> [ImportPlacement]
     {
         try place(member: member, entries, now: now).map(\.placement)
@@ -22,7 +22,7 @@ extension Store {
 
     /// `placeKnown`, with what each linked row's watched mark and rating changed (nothing for a row that needs a
     /// lookup: `linkImported` applies its mark).
-    public func place(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+    public func place(member: String, _ entries: [ImportEntry], now: Date) throws(StoreError)
         -> [(placement: ImportPlacement, marked: MarkChange)]
     {
         try write { db in
@@ -41,7 +41,7 @@ extension Store {
 
     /// Finds or creates the entry's movie (with its title, year and IMDb id) and links the member to it; for a
     /// row TMDB was asked about, whatever it answered: an unmatched row is kept, unresolved, with its year.
-    public func linkImported(member: String, _ entry: ImportEntry, now: Date = Date()) throws(StoreError)
+    public func linkImported(member: String, _ entry: ImportEntry, now: Date) throws(StoreError)
         -> LinkOutcome
     {
         try write { db in

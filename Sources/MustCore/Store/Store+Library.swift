@@ -45,7 +45,7 @@ extension Store {
     /// Finds or creates the member, and the movie the reference names, and links them. A title is found by any
     /// spelling typed before (its alias), else by its identity (fold and year); a new title is kept as an alias.
     /// One IMMEDIATE transaction whose first statement writes, so concurrent processes never create duplicates.
-    public func link(member name: String, movie reference: MovieReference, now: Date = Date()) throws(StoreError)
+    public func link(member name: String, movie reference: MovieReference, now: Date) throws(StoreError)
         -> LinkOutcome
     {
         try write { db in
@@ -69,7 +69,7 @@ extension Store {
     }
 
     /// Kept for callers that name movies by title alone.
-    public func link(member name: String, title: String, now: Date = Date()) throws(StoreError) -> LinkOutcome {
+    public func link(member name: String, title: String, now: Date) throws(StoreError) -> LinkOutcome {
         try link(member: name, movie: .title(title, year: nil), now: now)
     }
 
@@ -91,7 +91,7 @@ extension Store {
     /// (settled by `mustc resolve`) takes the new one.
     /// - Parameter check: when given, the lookup counts as the movie's check in the per-movie schedule, so the
     ///   next fetch does not ask TMDB again for what it just said.
-    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date(), check: MovieCheck? = nil)
+    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date, check: MovieCheck? = nil)
         throws(StoreError) -> ResolveOutcome
     {
         try write { db in

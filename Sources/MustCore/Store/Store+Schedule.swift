@@ -152,7 +152,7 @@ extension Store {
     }
 
     /// How many movies are due now, within an hour and within a day, and when the earliest is due.
-    public func checkCounts(now: Date = Date()) throws(StoreError) -> CheckCounts {
+    public func checkCounts(now: Date) throws(StoreError) -> CheckCounts {
         try read { db in try Self.checkCounts(db, now: now) }
     }
 
@@ -175,7 +175,7 @@ extension Store {
     }
 
     /// Everything `mustc status` shows, read in one transaction so the schedule and the runs agree.
-    public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
+    public func status(now: Date, runs: Int = 10) throws(StoreError) -> StatusReport {
         try read { db in
             var report = StatusReport(
                 schedule: try Self.scheduleState(db), runs: try Self.recentRuns(db, limit: runs),
