@@ -67,13 +67,14 @@ struct MovieLookup {
     }
 
     static func shown(_ remote: RemoteMovie) -> String {
-        "\(MovieName.shown(remote.title ?? "untitled", remote.year)), tmdb:\(remote.id)"
+        "\(TerminalText.cell(MovieName.shown(remote.title ?? "untitled", remote.year))), tmdb:\(remote.id)"
     }
 }
 
 enum Describe {
     static func ratings(of movie: RemoteMovie) -> String {
-        var parts = ["\(movie.title ?? "untitled")"]
+        // TMDB's title on one line: a line feed in it would print a second, forged "TMDB:" line.
+        var parts = [TerminalText.cell(movie.title ?? "untitled")]
         if let year = movie.releaseDate?.prefix(4) { parts[0] += " (\(year))" }
         parts.append("id \(movie.id)")
         if let average = movie.voteAverage, let count = movie.voteCount {
