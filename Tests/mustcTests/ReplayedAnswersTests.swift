@@ -16,6 +16,11 @@ import Testing
         StubMovie(
             id: 551, title: "The Poseidon Adventure", popularity: 12.1, voteAverage: 6.9, voteCount: 27_999,
             releaseDate: "1972-12-13", imdbId: "tt0069113"),
+        // Two films spelled apart only by case, as in a real Letterboxd account (ids are stand-ins).
+        StubMovie(id: 600_001, title: "Rain", popularity: 5, releaseDate: "2019-03-01"),
+        StubMovie(id: 600_002, title: "rain", popularity: 4, releaseDate: "2019-09-01"),
+        StubMovie(id: 600_666, title: "Fight Club\n  TMDB: Evil Twin (2001), id 666, rated 9.9"),
+        StubMovie(id: 600_200, title: "Zero\u{200B}Width\u{2066}Isolate"),
     ]
 
     init() throws {
@@ -74,5 +79,88 @@ import Testing
         #expect(try forced.json()["result"] as? String != "newData", "\(forced.all)")
         #expect(forced.status != 0, "\(forced.all)")
         #expect(try column("SELECT voteCount FROM movie WHERE remoteId = 550") == "26000")
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = mustc.home.file(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Each movie as "title|remoteId|letterboxdUri", by title then id.
+    func movies() throws -> [String] {
+        try column("SELECT title, remoteId, letterboxdUri FROM movie ORDER BY title, id")
+            .split(separator: "\n").map(String.init)
+    }
+
+    @Test func ratingsCSVsURIsNameFilmsSoCaseTwinsKeepBothRatings() async throws {
+        // Real exports: ratings.csv's URI is the film's, as in watched.csv.
+        let ratings = try write(
+            "ratings.csv",
+            "Date,Name,Year,Letterboxd URI,Rating\n2024-01-01,Rain,2019,https://boxd.it/rainA,4\n"
+                + "2024-01-02,rain,2019,https://boxd.it/rainB,2.5\n")
+        let imported = try await mustc("import", "Ann", ratings)
+        #expect(imported.status == 0, "\(imported.all)")
+        #expect(try movies() == ["Rain|600001|https://boxd.it/rainA", "rain|600002|https://boxd.it/rainB"])
+        #expect(try column("SELECT count(*) FROM memberMovie WHERE ownRating IS NOT NULL") == "2", "both ratings")
+    }
+
+    @Test func aDiaryAloneKeepsCaseTwinsApart() async throws {
+        // The diary's URIs name entries, not films: only the exact titles tell the two films apart.
+        let diary = try write(
+            "diary.csv",
+            "Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\n"
+                + "2024-02-02,Rain,2019,https://boxd.it/entry1,4,,,2024-02-01\n"
+                + "2024-02-03,rain,2019,https://boxd.it/entry2,3,,,2024-02-03\n")
+        let imported = try await mustc("import", "Ann", diary)
+        #expect(imported.status == 0, "\(imported.all)")
+        #expect(try movies() == ["Rain|600001|", "rain|600002|"])
+        // Again: each row finds its own film, nothing new.
+        #expect(try await mustc("import", "Ann", diary).status == 0)
+        #expect(try movies() == ["Rain|600001|", "rain|600002|"])
+        var offline = mustc
+        offline.environment["TMDB_API_KEY"] = nil
+        let database = mustc.home.file("offline.sqlite")
+        #expect(try await offline("import", "--database", database, "Bob", diary).status == 0)
+        let titles = try sqlite(database, "SELECT title FROM movie ORDER BY title")
+        #expect(titles == "Rain\nrain", "without TMDB too")
+    }
+
+    @Test func aMovieLinkedByTitleLearnsItsIMDbIdFromTheDetails() async throws {
+        #expect(try await mustc("add", "Ann", "Fight Club (1999)").status == 0)
+        #expect(try column("SELECT remoteId, imdbId IS NULL FROM movie") == "550|1", "a search result has no IMDb id")
+        #expect(try await mustc("fetch", "--force").status == 0)
+        #expect(try column("SELECT imdbId FROM movie WHERE remoteId = 550") == "tt0137523")
+        let export = try await mustc("export")
+        #expect(export.stdout.contains("tt0137523"), "\(export.stdout)")
+    }
+
+    @Test func addMakesALineFeedInATitleVisible() async throws {
+        let add = try await mustc("add", "Ann", "tmdb:600666")
+        #expect(add.status == 0, "\(add.all)")
+        let lines = add.stdout.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("  TMDB: Evil Twin") }, "\(add.stdout)")
+        #expect(add.stdout.contains(#"Fight Club\n  TMDB: Evil Twin"#), "\(add.stdout)")
+    }
+
+    @Test func aNullVoteAverageKeepsThePreviousFigure() async throws {
+        #expect(try await mustc("add", "Ann", "tmdb:550").status == 0)
+        #expect(try await mustc("fetch", "--force").status == 0)
+        stub.inject(.field("vote_average", json: "null"), on: .details(id: 550), times: nil)
+        let fetch = try await mustc("fetch", "--force", "--json")
+        #expect(fetch.status == 0, "\(fetch.all)")
+        #expect(try fetch.json()["result"] as? String == "noData", "\(fetch.all)")
+        #expect(try column("SELECT voteAverage FROM movie WHERE remoteId = 550") == "8.4")
+    }
+
+    @Test func formatCharactersInTablesReachNoTerminalRaw() async throws {
+        #expect(try await mustc("add", "Ann", "tmdb:600200").status == 0)
+        for command in [["ratings"], ["movies"], ["status"]] {
+            let outcome = try await mustc.run(command)
+            let raw = outcome.stdout.unicodeScalars.filter { [0x200B, 0x2066].contains($0.value) }
+            #expect(raw.isEmpty, "\(command): \(outcome.stdout)")
+        }
+        let ratings = try await mustc("ratings")
+        #expect(ratings.stdout.contains(#"Zero\u200BWidth\u2066Isolate"#), "\(ratings.stdout)")
     }
 }

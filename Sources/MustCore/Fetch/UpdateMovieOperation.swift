@@ -44,9 +44,9 @@ public struct UpdateMovieOperation: Sendable {
             }
             let region = extras.flatMap { $0.isDue(for: movie) ? $0.region : nil }
             let (remote, found) = try await client.details(id: remoteId, extrasRegion: region)
-            let (outcome, write) = compare(remote)
-            let extrasWrite = region.map { MovieWrite.extras(movieId: movie.id, found ?? MovieExtras(), region: $0) }
-            return (outcome, [write, extrasWrite].compactMap { $0 }, PosterNote(remote))
+            var (outcome, writes) = compare(remote)
+            if let region { writes.append(.extras(movieId: movie.id, found ?? MovieExtras(), region: region)) }
+            return (outcome, writes, PosterNote(remote))
         } catch let error as TMDBError {
             let (outcome, write) = failed(FetchFailure(error))
             return (outcome, write.map { [$0] } ?? [], PosterNote(nil))
@@ -57,15 +57,25 @@ public struct UpdateMovieOperation: Sendable {
     }
 
     /// Details compared with what is stored.
-    private func compare(_ remote: RemoteMovie) -> (FetchOutcome, MovieWrite?) {
+    private func compare(_ answer: RemoteMovie) -> (FetchOutcome, [MovieWrite]) {
+        // A figure sent as null (or left out) is a missing figure, not a new one: the stored one stays.
+        var remote = answer
+        remote.popularity = answer.popularity ?? movie.popularity
+        remote.voteAverage = answer.voteAverage ?? movie.voteAverage
+        remote.voteCount = answer.voteCount ?? movie.voteCount
         guard
             remote.sameRatings(popularity: movie.popularity, voteAverage: movie.voteAverage, voteCount: movie.voteCount)
-        else { return (.changed, .ratings(movieId: movie.id, remote)) }
+        else { return (.changed, [.ratings(movieId: movie.id, remote)]) }
+        var writes: [MovieWrite] = []
         // A poster path is no rating: the movie is unchanged, and only a new path costs a write.
         if let path = remote.posterPath, path != movie.posterPath {
-            return (.unchanged, .poster(movieId: movie.id, path: path))
+            writes.append(.poster(movieId: movie.id, path: path))
+        } else if movie.fetchError != nil {
+            writes.append(.recovered(movieId: movie.id))
         }
-        return (.unchanged, movie.fetchError == nil ? nil : .recovered(movieId: movie.id))
+        // Only details carry `imdb_id`: a movie linked by its title learns it here.
+        if let imdbId = remote.imdbId, movie.imdbId == nil { writes.append(.imdbId(movieId: movie.id, imdbId)) }
+        return (.unchanged, writes)
     }
 
     /// Resolves only what names one movie: an exact title (and year) match, the most popular of remakes with the

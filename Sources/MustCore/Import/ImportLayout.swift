@@ -50,8 +50,11 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     public var mark = WatchMark()
     /// A watched day or rating the row has but that could not be read: not taken, the movie still is.
     public var markProblem: String?
-    /// The film's boxd.it URI, from a Letterboxd watchlist or watched list: films are told apart by it.
+    /// The film's boxd.it URI, from a Letterboxd watchlist, watched list or ratings: films are told apart by it.
     public var letterboxdUri: String?
+    /// The title is Letterboxd's own spelling of the film: two rows spelled apart ("Rain" and "rain", 2019) are two
+    /// films even where no film URI tells them apart (a diary imported alone).
+    public var exactTitle = false
 
     public init(
         title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil, letterboxdUri: String? = nil
@@ -68,7 +71,8 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
         if let tmdbId { return "tmdb:\(tmdbId)" }
         if let imdbId { return "imdb:\(imdbId)" }
         if let letterboxdUri { return "letterboxd:\(letterboxdUri)" }
-        return "title:" + TitleKey.make(title) + (year.map { " (\($0))" } ?? "")
+        let year = year.map { " (\($0))" } ?? ""
+        return exactTitle ? "exact:" + title + year : "title:" + TitleKey.make(title) + year
     }
 
     public var shown: String { MovieName.shown(title, year) }
@@ -108,6 +112,7 @@ public struct ImportLayout: Sendable, Equatable {
         if layout.format == .letterboxd, list == nil, layout.letterboxdUri != nil, !layout.marks.everyRowWatched {
             throw .whichLetterboxdList
         }
+        if list == .diary { layout.letterboxdUri = nil }
         return layout
     }
 
@@ -132,9 +137,9 @@ public struct ImportLayout: Sendable, Equatable {
         guard missing.isEmpty else { throw .missing(chosen, missing) }
         switch chosen {
         case .letterboxd:
-            // The URI names the film in watchlist.csv and watched.csv; in ratings.csv and diary.csv (with a
-            // Rating or Watched Date column) it names the member's entry, and a rewatch has another one.
-            let entries = column("Rating") != nil || column("Watched Date") != nil
+            // The URI names the film in watchlist.csv, watched.csv and ratings.csv (as real exports write them);
+            // in diary.csv (with a Watched Date or Rewatch column) it names the entry, and a rewatch has another.
+            let entries = column("Watched Date") != nil || column("Rewatch") != nil
             return ImportLayout(
                 format: chosen, title: column("Name")!, year: column("Year"),
                 letterboxdUri: entries ? nil : column("Letterboxd URI"), columns: header.count)
@@ -181,6 +186,7 @@ public struct ImportLayout: Sendable, Equatable {
         }
         let yearText = field(year)
         var entry = ImportEntry(title: field(title))
+        entry.exactTitle = format == .letterboxd
         if !yearText.isEmpty {
             guard let year = Int(yearText), MovieReference.years.contains(year) else {
                 return .invalid("the year \(Excerpt.quoted(yearText)) is not a year between 1870 and 2100")

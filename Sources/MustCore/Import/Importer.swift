@@ -167,9 +167,14 @@ public struct Importer: Sendable {
     /// Two Letterboxd films TMDB answers with one movie ("Rain" and "rain", 2019): the second is not merged into
     /// the first, but kept with TMDB's answers to choose from.
     private func distinct(_ match: ImportMatch, _ entry: ImportEntry) throws(StoreError) -> ImportMatch {
-        guard let uri = entry.letterboxdUri, let taken = match.taken,
-            try store.holdsAnotherFilm(remoteId: taken.id, letterboxdUri: uri)
-        else { return match }
+        guard let taken = match.taken else { return match }
+        var another = false
+        if let uri = entry.letterboxdUri {
+            another = try store.holdsAnotherFilm(remoteId: taken.id, letterboxdUri: uri)
+        } else if entry.exactTitle {
+            another = try store.holdsCaseTwin(remoteId: taken.id, title: entry.title)
+        }
+        guard another else { return match }
         if case .chosen(let movie, let others) = match { return .needsChoice([movie] + others) }
         return .needsChoice([taken])
     }
@@ -238,7 +243,20 @@ public struct Importer: Sendable {
                 guard let found = try await client.find(imdbId: imdbId) else { return .notFound }
                 return .exact(found)
             }
-            switch try await client.match(title: entry.title, year: entry.year) {
+            let match = try await client.match(title: entry.title, year: entry.year)
+            // Letterboxd spells each film as TMDB does: of "Rain" and "rain" (2019), the one spelled so is meant.
+            if entry.exactTitle {
+                let titled: [RemoteMovie] =
+                    switch match {
+                    case .exact(let movie): [movie]
+                    case .mostPopular(let movie, let others): [movie] + others
+                    case .tied(let movies): movies
+                    case .needsChoice: []
+                    }
+                let spelled = titled.filter { $0.title == entry.title }
+                if spelled.count == 1 { return .exact(spelled[0]) }
+            }
+            switch match {
             case .exact(let movie): return .exact(movie)
             case .mostPopular(let movie, let others): return .chosen(movie, others: others)
             case .needsChoice(let candidates): return candidates.isEmpty ? .notFound : .needsChoice(candidates)

@@ -40,12 +40,24 @@ public struct NightFilters: Sendable, Equatable {
 
     /// A certification's rank in the region's order; nil when the list lacks it, or for a rank of 0 or less
     /// (TMDB gives "NR", not rated, order 0 in the US): such a movie is unrated.
+    ///
+    /// TMDB's order can repeat: its 2024 list for Spain gives "12" and "16" both order 5. A tie is settled by the
+    /// age the certification names (its first number: "12", "16", "MA 15+", "R18", "15세 이상 관람가"), not by the
+    /// list's sequence, which TMDB does not sort: so a member limited to 12 is never offered a film rated 16.
+    /// Tied certifications that name no age stay equally strict, as TMDB lists them.
     static func rank(of certification: String, in order: [RegionCertification]) -> Int? {
         let key = certification.uppercased()
         guard let found = order.first(where: { $0.certification.uppercased() == key }), found.order > 0 else {
             return nil
         }
-        return found.order
+        return found.order * 1000 + (namedAge(found.certification) ?? 0)
+    }
+
+    /// The first number in a certification, when it can be an age (0 to 99).
+    static func namedAge(_ certification: String) -> Int? {
+        let digits = certification.unicodeScalars.drop { !("0"..."9").contains($0) }.prefix { ("0"..."9").contains($0) }
+        guard !digits.isEmpty, digits.count <= 2 else { return nil }
+        return Int(String(String.UnicodeScalarView(digits)))
     }
 
     func admits(_ movie: NightCandidate, limitRank: Int?, _ order: [RegionCertification]) -> Bool {

@@ -21,11 +21,14 @@ public struct StoredMovie: Sendable, Equatable {
     public var extrasRegion: String?
     /// TMDB's poster path as last stored; a check that brings another one writes it.
     public var posterPath: String?
+    /// The IMDb id as stored; a details answer that names one the movie lacks writes it.
+    public var imdbId: String?
 
     public init(
         id: Int64, title: String, remoteId: Int? = nil, popularity: Double? = nil, voteAverage: Double? = nil,
         voteCount: Int? = nil, fetchError: String? = nil, notFoundAt: Date? = nil, check: MovieCheck? = nil,
-        year: Int? = nil, extrasCheckedAt: Date? = nil, extrasRegion: String? = nil, posterPath: String? = nil
+        year: Int? = nil, extrasCheckedAt: Date? = nil, extrasRegion: String? = nil, posterPath: String? = nil,
+        imdbId: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -40,6 +43,7 @@ public struct StoredMovie: Sendable, Equatable {
         self.extrasCheckedAt = extrasCheckedAt
         self.extrasRegion = extrasRegion
         self.posterPath = posterPath
+        self.imdbId = imdbId
     }
 }
 
@@ -59,13 +63,16 @@ public enum MovieWrite: Sendable, Equatable {
     /// Figures unchanged, but TMDB names another poster (or names one for the first time, as it does for every
     /// movie of a library older than posters): the path alone, and any recorded failure cleared as `recovered` does.
     case poster(movieId: Int64, path: String)
+    /// Figures unchanged, but the details name the movie's IMDb id, which it lacked (a movie linked by title or
+    /// imported: search results carry none): the id alone, never replacing one stored.
+    case imdbId(movieId: Int64, String)
 }
 
 extension MovieWrite {
     public var movieId: Int64 {
         switch self {
         case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _),
-            .extras(let id, _, _), .poster(let id, _):
+            .extras(let id, _, _), .poster(let id, _), .imdbId(let id, _):
             id
         }
     }
@@ -74,7 +81,7 @@ extension MovieWrite {
     public var isChange: Bool {
         switch self {
         case .ratings, .resolved: true
-        case .failure, .recovered, .checked, .extras, .poster: false
+        case .failure, .recovered, .checked, .extras, .poster, .imdbId: false
         }
     }
 }
@@ -128,7 +135,7 @@ extension Store {
         movie.id, movie.title, movie.remoteId, movie.popularity, movie.voteAverage, movie.voteCount,
         movie.fetchError, movie.notFoundAt, movieSchedule.checkedAt, movieSchedule.interval,
         movieSchedule.nextCheckAt, movie.year, movieSchedule.extrasCheckedAt, movieSchedule.extrasRegion,
-        movie.posterPath
+        movie.posterPath, movie.imdbId
         """
 
     /// Up to `limit` movies with ids after `afterId` and up to `lastId`, in id order: one page of a forced run.
@@ -198,7 +205,7 @@ extension Store {
                             interval: row["interval"], nextCheckAt: Date(timeIntervalSince1970: next))
                     }, year: row["year"],
                     extrasCheckedAt: (row["extrasCheckedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    extrasRegion: row["extrasRegion"], posterPath: row["posterPath"]))
+                    extrasRegion: row["extrasRegion"], posterPath: row["posterPath"], imdbId: row["imdbId"]))
         }
         return movies
     }
@@ -313,6 +320,9 @@ extension Store {
             try db.cachedStatement(
                 sql: "UPDATE movie SET posterPath = ?, fetchError = NULL, notFoundAt = NULL WHERE id = ?"
             ).execute(arguments: [path, movieId])
+        case .imdbId(let movieId, let imdbId):
+            try db.cachedStatement(sql: "UPDATE movie SET imdbId = ? WHERE id = ? AND imdbId IS NULL")
+                .execute(arguments: [imdbId, movieId])
         }
     }
 

@@ -133,6 +133,8 @@ extension Store {
                 ])
             if db.changesCount > 0 {
                 movieId = db.lastInsertedRowID
+            } else if let twin = try Self.caseTwinIdentity(db, entry, identity: identity, now: now) {
+                movieId = twin
             } else {
                 // Another process made it a moment ago: its identity finds it.
                 let found = try Int64.fetchOne(
@@ -145,6 +147,33 @@ extension Store {
             sql: "INSERT INTO movieAlias (key, year, movieId, title) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
         ).execute(arguments: [key, entry.year ?? 0, movieId, entry.title])
         return movieId
+    }
+
+    /// A Letterboxd row spelled apart from the movie holding its folded identity only by case ("rain" beside
+    /// "Rain", 2019) is another film: a movie of its own, under an identity of its exact title. Nil otherwise.
+    private static func caseTwinIdentity(_ db: Database, _ entry: ImportEntry, identity: String, now: Date) throws
+        -> Int64?
+    {
+        guard entry.exactTitle, entry.tmdbId == nil, entry.letterboxdUri == nil,
+            let holder = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT title FROM movie WHERE identityKey = ?"), arguments: [identity]),
+            isCaseTwin(holder, entry.title)
+        else { return nil }
+        let exact = "letterboxd-title:" + entry.title + (entry.year.map { " (\($0))" } ?? "")
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO movie (title, titleKey, year, identityKey, imdbId, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """
+        ).execute(arguments: [entry.title, TitleKey.make(entry.title), entry.year, exact, entry.imdbId, now])
+        if db.changesCount > 0 { return db.lastInsertedRowID }
+        return try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM movie WHERE identityKey = ?"), arguments: [exact])
+    }
+
+    /// Two spellings of one title that differ only in case: "Rain" and "rain".
+    static func isCaseTwin(_ one: String, _ other: String) -> Bool {
+        one != other && one.lowercased() == other.lowercased()
     }
 
     /// The stored movie an entry names: by TMDB id, by IMDb id, by Letterboxd URI, else by exactly its title and
@@ -183,11 +212,13 @@ extension Store {
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT movie.id, movie.remoteId, movie.imdbId, movie.letterboxdUri FROM movieAlias
-                    JOIN movie ON movie.id = movieAlias.movieId
+                    SELECT movie.id, movie.remoteId, movie.imdbId, movie.letterboxdUri, movieAlias.title AS spelled
+                    FROM movieAlias JOIN movie ON movie.id = movieAlias.movieId
                     WHERE movieAlias.key = ? AND movieAlias.year = ?
                     """),
             arguments: [key, entry.year ?? 0])
+        // A Letterboxd title spelled apart only by case from the one that made the alias is another film.
+        if entry.exactTitle, let spelled: String = row?["spelled"], isCaseTwin(spelled, entry.title) { return nil }
         return row.flatMap { Self.same(entry, as: $0) }
     }
 

@@ -18,6 +18,16 @@ extension Store {
         }
     }
 
+    /// Whether the movie TMDB knows by `remoteId` is stored under a title that differs from `title` only by case:
+    /// another Letterboxd film ("Rain" beside "rain", 2019) when no URI tells them apart.
+    public func holdsCaseTwin(remoteId: Int, title: String) throws(StoreError) -> Bool {
+        try read { db in
+            let stored = try String.fetchOne(
+                db, sql: "SELECT title FROM movie WHERE remoteId = ?", arguments: [remoteId])
+            return stored.map { Self.isCaseTwin($0, title) } ?? false
+        }
+    }
+
     /// Whether the movie TMDB knows by `remoteId` is another Letterboxd film than `letterboxdUri`.
     public func holdsAnotherFilm(remoteId: Int, letterboxdUri: String) throws(StoreError) -> Bool {
         try read { db in

@@ -44,12 +44,20 @@ public enum TerminalText {
         return String(text.prefix(max(width - 1, 0))) + "…"
     }
 
-    /// C0 but newline and tab, DEL, C1, and the bidi embeddings, overrides (U+202A–U+202E) and isolates
-    /// (U+2066–U+2069).
+    /// C0 but newline and tab, DEL, C1, the bidi embeddings, overrides (U+202A–U+202E) and isolates
+    /// (U+2066–U+2069), and the format characters that show nothing yet move, hide or join text: the soft hyphen,
+    /// the Arabic letter mark, the Mongolian vowel separator, the zero-width space, the left-to-right and
+    /// right-to-left marks, the word joiner and invisible operators (U+2060–U+2064), the deprecated format
+    /// characters (U+206A–U+206F), the byte order mark, the interlinear annotations and the shorthand format
+    /// controls. The zero-width non-joiner and joiner (U+200C, U+200D) are left alone: Persian, Indic scripts and
+    /// emoji sequences need them to be written right, and neither reorders nor hides anything.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x2060...0x2064, 0x206A...0x206F, 0xFEFF,
+            0xFFF9...0xFFFB, 0x1BCA0...0x1BCA3:
+            true
         default: false
         }
     }
