@@ -57,6 +57,15 @@ import Testing
         _ = try store.recordMediaEvent(event(.watched), day: later, now: now)
         _ = try store.recordMediaEvent(event(.unwatched), day: later, now: now)
         #expect(try mark("Ann") == WatchMark(watched: true, on: later))
+        // A server's mark taken back by hand (`watched --undo`) and marked again by hand is a mark by hand.
+        let other = MediaEvent(server: .plex, user: "Ann", tmdbId: 8587, title: "The Lion King", kind: .watched)
+        _ = try store.recordMediaEvent(other, day: day, now: now)
+        _ = try store.unmarkWatched(member: "Ann", [.tmdb(8587)])
+        _ = try store.markWatched(member: "Ann", [.tmdb(8587)], mark: WatchMark(watched: true, on: day), now: now)
+        var undo = other
+        undo.kind = .unwatched
+        #expect(try store.recordMediaEvent(undo, day: day, now: now).said.hasPrefix("kept Ann's watched mark"))
+        #expect(try mark("Ann", 8587) == WatchMark(watched: true, on: day))
     }
 
     @Test func aRatingSetsTheOwnRatingOnce() throws {
@@ -83,7 +92,7 @@ import Testing
         #expect(try store.ratings(member: "Ann").members.first?.movies.count == 1)
         var status = try store.status(now: now)
         #expect(status.mediaServers.unknownUsers.map(\.user) == ["kidsroom"])
-        #expect(status.text(now: now).contains("jellyfin at 2026-09-21T11:33:20Z, user kidsroom: The Matrix (1999)"))
+        #expect(status.text(now: now).contains("jellyfin at 2026-09-21T14:13:20Z, user kidsroom: The Matrix (1999)"))
         #expect(try store.mapMediaUser("KidsRoom", toMember: "nobody") == nil)
         #expect(try store.mapMediaUser("KidsRoom", toMember: "ann") == "Ann")
         let mapped = try store.recordMediaEvent(event(.watched, user: "kidsroom"), day: day, now: now)
@@ -120,7 +129,8 @@ import Testing
             then: "UPDATE memberMovie SET watched = 1, watchedOn = '2026-10-01', ownRating = 7 WHERE movieId = 1;\n")
         #expect(applied.contains("0013_age_limit.sql") && !applied.contains { $0.hasPrefix("0015") })
         let before = try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id")
-        let links = try sqlite(path, "SELECT memberId, movieId, watched, watchedOn, ownRating FROM memberMovie ORDER BY 1, 2")
+        let links = try sqlite(
+            path, "SELECT memberId, movieId, watched, watchedOn, ownRating FROM memberMovie ORDER BY 1, 2")
         let store = try Store(path: path, logger: quietLogger)
         #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier LIKE '0015%'") == "1")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
@@ -134,9 +144,13 @@ import Testing
         // A server's un-mark leaves the old marks alone; its watch works on the old rows.
         let day = try #require(WatchDay.parse("2026-11-26"))
         let undo = MediaEvent(server: .emby, user: "Ann", tmdbId: 194, title: "Amélie", kind: .unwatched)
-        #expect(try store.recordMediaEvent(undo, day: day, now: Date(timeIntervalSince1970: 1_790_000_000)).said.hasPrefix("kept Ann's watched mark"))
+        #expect(
+            try store.recordMediaEvent(undo, day: day, now: Date(timeIntervalSince1970: 1_790_000_000)).said.hasPrefix(
+                "kept Ann's watched mark"))
         let watch = MediaEvent(server: .emby, user: "Bob", tmdbId: 438631, title: "Dune", kind: .watched)
-        #expect(try store.recordMediaEvent(watch, day: day, now: Date(timeIntervalSince1970: 1_790_000_000)).link?.linked == true)
+        #expect(
+            try store.recordMediaEvent(watch, day: day, now: Date(timeIntervalSince1970: 1_790_000_000)).link?.linked
+                == true)
         #expect(try store.members().map(\.movies) == [2, 4])
     }
 }

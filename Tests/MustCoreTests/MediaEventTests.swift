@@ -71,9 +71,18 @@ import Testing
             jellyfin(["NotificationType": "UserDataSaved", "SaveReason": "TogglePlayed", "Played": false]),
             .unwatched
         ),
-        (jellyfin(["NotificationType": "UserDataSaved", "SaveReason": "PlaybackFinished", "Played": "True"]), .watched),
-        (jellyfin(["NotificationType": "PlaybackStart", "PlayedToCompletion": Skip()]), .ignored("PlaybackStart changes nothing")),
-        (jellyfin(["ItemType": "Episode", "SeasonNumber00": "01", "EpisodeNumber00": "03"]), .ignored("a Episode, not a movie")),
+        (
+            jellyfin(["NotificationType": "UserDataSaved", "SaveReason": "PlaybackFinished", "Played": "True"]),
+            .watched
+        ),
+        (
+            jellyfin(["NotificationType": "PlaybackStart", "PlayedToCompletion": Skip()]),
+            .ignored("PlaybackStart changes nothing")
+        ),
+        (
+            jellyfin(["ItemType": "Episode", "SeasonNumber00": "01", "EpisodeNumber00": "03"]),
+            .ignored("a Episode, not a movie")
+        ),
         (jellyfin(["PlaybackPositionTicks": 8_000_000_000]), .ignored("said played to the end at 9 % of the film")),
     ])
     func jellyfinEvents(body: Data, kind: MediaEvent.Kind) throws {
@@ -110,8 +119,14 @@ import Testing
             plex("media.scrobble", ["Guid": Skip(), "guid": "com.plexapp.agents.themoviedb://603?lang=en"]), .watched,
             603, nil
         ),
-        (plex("media.scrobble", ["type": "episode", "Guid": [["id": "tmdb://62085"]]]), .ignored("a episode, not a movie"), 62085, nil),
-        (plex("media.scrobble", ["type": "clip", "subtype": "trailer"]), .ignored("a trailer, not a movie"), 603, "tt0133093"),
+        (
+            plex("media.scrobble", ["type": "episode", "Guid": [["id": "tmdb://62085"]]]),
+            .ignored("a episode, not a movie"), 62085, nil
+        ),
+        (
+            plex("media.scrobble", ["type": "clip", "subtype": "trailer"]), .ignored("a trailer, not a movie"), 603,
+            "tt0133093"
+        ),
         (plex("media.scrobble", ["type": "track"]), .ignored("a track, not a movie"), 603, "tt0133093"),
     ])
     func plexEvents(body: Data, kind: MediaEvent.Kind, tmdb: Int?, imdb: String?) throws {
@@ -150,7 +165,10 @@ import Testing
 
     @Test(arguments: [
         ("not json", "the body is not JSON"), ("[1, 2]", "the body is JSON but not an object"),
-        (#"{"event":"media.scrobble","Metadata":{"type":"movie","title":"X"}}"#, "Account.title is missing: whose event is it?"),
+        (
+            #"{"event":"media.scrobble","Metadata":{"type":"movie","title":"X"}}"#,
+            "Account.title is missing: whose event is it?"
+        ),
     ])
     func malformedBodiesSayWhatWasWrong(body: String, message: String) {
         #expect(throws: MediaEventError(message), performing: { try MediaEvent.parse(.plex, json: Data(body.utf8)) })

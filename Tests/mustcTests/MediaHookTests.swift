@@ -134,7 +134,9 @@ import Testing
         let emby = try #require(hooks["emby"])
 
         // Jellyfin, by TMDB id, for "ann" (Ann folded): added, watched, then named by TMDB after the answer.
-        let played = Self.jellyfin(["Name": "The Matrix", "Year": 1999, "Provider_tmdb": "603", "Provider_imdb": "tt0133093"])
+        let played = Self.jellyfin([
+            "Name": "The Matrix", "Year": 1999, "Provider_tmdb": "603", "Provider_imdb": "tt0133093",
+        ])
         var answer = try await post(jellyfin, played, type: "application/json")
         #expect(answer.status == 200 && answer.body.hasPrefix("marked The Matrix (1999) watched on "), "\(answer.body)")
         try await eventually("Ann", ["Amélie 194: not watched -", "The Matrix 603: watched -"])
@@ -148,9 +150,11 @@ import Testing
         #expect(answer.status == 200 && answer.body.contains("counted once"), "\(answer.body)")
         // No TMDB id: the IMDb id through /find.
         answer = try await post(
-            jellyfin, Self.jellyfin(["Name": "Dune", "Year": 2021, "Provider_imdb": "tt1160419"]), type: "application/json")
+            jellyfin, Self.jellyfin(["Name": "Dune", "Year": 2021, "Provider_imdb": "tt1160419"]),
+            type: "application/json")
         #expect(answer.status == 200, "\(answer.body)")
-        try await eventually("Ann", ["Amélie 194: not watched -", "Dune 438631: watched -", "The Matrix 603: watched -"])
+        try await eventually(
+            "Ann", ["Amélie 194: not watched -", "Dune 438631: watched -", "The Matrix 603: watched -"])
         // An episode: 200, nothing written.
         answer = try await post(
             jellyfin,
@@ -168,20 +172,24 @@ import Testing
         answer = try await post(plex, body, type: type)
         #expect(answer.status == 200, "\(answer.body)")
         (body, type) = Self.plex(
-            Self.plexMovie("media.rate", user: "Bob", metadata: ["title": "Amélie", "Guid": [["id": "tmdb://194"]]], rating: "10"))
+            Self.plexMovie(
+                "media.rate", user: "Bob", metadata: ["title": "Amélie", "Guid": [["id": "tmdb://194"]]], rating: "10"))
         answer = try await post(plex, body, type: type)
         #expect(answer.status == 200 && answer.body.hasPrefix("rated Amélie 10/10 for Bob"), "\(answer.body)")
         (body, type) = Self.plex(
-            Self.plexMovie("media.scrobble", user: "Bob", metadata: ["type": "clip", "subtype": "trailer", "title": "Dune"]))
+            Self.plexMovie(
+                "media.scrobble", user: "Bob", metadata: ["type": "clip", "subtype": "trailer", "title": "Dune"]))
         #expect(try await post(plex, body, type: type).status == 200)
         try await eventually("Bob", ["Amélie 194: not watched 10", "The Lion King 8587: watched -"])
 
         // Emby: JSON marks Up watched; the form un-marks it (a server's mark), but not Amélie, marked by hand.
         let up = ["Name": "Up", "ProductionYear": 2009, "ProviderIds": ["Tmdb": "14160"]] as [String: Any]
-        answer = try await post(emby, Self.json(Self.emby("item.markplayed", user: "Ann", item: up)), type: "application/json")
+        answer = try await post(
+            emby, Self.json(Self.emby("item.markplayed", user: "Ann", item: up)), type: "application/json")
         #expect(answer.status == 200, "\(answer.body)")
         try await eventually(
-            "Ann", ["Amélie 194: not watched -", "Dune 438631: watched -", "The Matrix 603: watched -", "Up 14160: watched -"])
+            "Ann",
+            ["Amélie 194: not watched -", "Dune 438631: watched -", "The Matrix 603: watched -", "Up 14160: watched -"])
         answer = try await post(
             emby, Self.form(Self.emby("item.markunplayed", user: "Ann", item: up)),
             type: "application/x-www-form-urlencoded")
@@ -221,7 +229,8 @@ import Testing
 
         // An unknown user: ignored, and listed by status with the user's name.
         var answer = try await post(jellyfin, matrix, type: "application/json")
-        #expect(answer.status == 200 && answer.body.hasPrefix("ignored: no member is called kidsroom"), "\(answer.body)")
+        #expect(
+            answer.status == 200 && answer.body.hasPrefix("ignored: no member is called kidsroom"), "\(answer.body)")
         #expect(try await marks("Ann") == before)
         let status = try await mustc("status")
         #expect(status.stdout.contains("user kidsroom: The Matrix"), "\(status.all)")
@@ -239,7 +248,8 @@ import Testing
         #expect(large.status == 413)
         // A plain multipart body with no payload part.
         let (empty, type) = Self.plex([:], boundary: "b")
-        let noPayload = String(decoding: empty, as: UTF8.self).replacingOccurrences(of: "name=\"payload\"", with: "name=\"other\"")
+        let noPayload = String(decoding: empty, as: UTF8.self).replacingOccurrences(
+            of: "name=\"payload\"", with: "name=\"other\"")
         answer = try await post(try #require(hooks["plex"]), Data(noPayload.utf8), type: type)
         #expect(answer.status == 400 && answer.body == "the multipart body has no payload part; nothing was written\n")
 
@@ -273,7 +283,8 @@ import Testing
         #expect(answer.status == 200, "\(answer.body)")
         // Answered while TMDB still hangs: the movie is stored, watched, with no figures yet.
         let report = try await mustc("ratings", "--format", "json", "--member", "Ann")
-        let movies = try #require((try report.json()["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]])
+        let movies = try #require(
+            (try report.json()["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]])
         let up = try #require(movies.first { $0["remoteId"] as? Int == 14160 })
         #expect(up["watched"] as? Bool == true && up["voteCount"] is NSNull)
         _ = await server.stop()

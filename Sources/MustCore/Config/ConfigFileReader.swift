@@ -49,7 +49,8 @@ struct ConfigFileReader {
             if let url = try serve.string("publicURL"), !url.isEmpty {
                 guard let base = Config.Serve.publicBase(url) else {
                     throw .invalidValue(
-                        source: path, key: "serve.publicURL", expected: "an http or https URL such as https://films.example")
+                        source: path, key: "serve.publicURL",
+                        expected: "an http or https URL such as https://films.example")
                 }
                 config.serve.publicURL = base
             }

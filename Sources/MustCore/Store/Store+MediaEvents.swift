@@ -111,7 +111,8 @@ extension Store {
                     WHERE memberId = :member AND movieId = :movie AND ownRating IS NOT :rating
                     """, arguments: arguments + ["rating": rating])
             return db.changesCount > 0
-                ? "rated \(movie) \(rating)/10 for MEMBER\(added)" : "MEMBER's rating of \(movie) was already \(rating)/10"
+                ? "rated \(movie) \(rating)/10 for MEMBER\(added)"
+                : "MEMBER's rating of \(movie) was already \(rating)/10"
         case .ignored(let why):
             return "ignored: \(why)"
         }

@@ -129,7 +129,8 @@ extension Store {
         return MediaEventStatus(
             last: try records(
                 columns + " WHERE mediaEvent.id IN (SELECT max(id) FROM mediaEvent GROUP BY server) ORDER BY server"),
-            unknownUsers: try records(columns + " WHERE mediaEvent.memberId IS NULL ORDER BY mediaEvent.id DESC LIMIT 5")
+            unknownUsers: try records(
+                columns + " WHERE mediaEvent.memberId IS NULL ORDER BY mediaEvent.id DESC LIMIT 5")
         )
     }
 }

@@ -143,7 +143,8 @@ struct WebhookFields {
 /// Ids as the servers write them: TMDB's a positive number (as text or not), IMDb's "tt" and digits.
 enum WebhookIds {
     static func tmdb(_ text: String?) -> Int? {
-        guard let text, text.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int(text), id > 0, id <= Int32.max else {
+        guard let text, text.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int(text), id > 0, id <= Int32.max
+        else {
             return nil
         }
         return id

@@ -27,7 +27,8 @@ enum JellyfinEvent {
         }
         return MediaEvent(
             server: .jellyfin, user: try user(fields, "NotificationUsername", kind),
-            tmdbId: WebhookIds.tmdb(fields.string("Provider_tmdb")), imdbId: WebhookIds.imdb(fields.string("Provider_imdb")),
+            tmdbId: WebhookIds.tmdb(fields.string("Provider_tmdb")),
+            imdbId: WebhookIds.imdb(fields.string("Provider_imdb")),
             title: fields.string("Name"), year: WebhookIds.year(fields.string("Year") ?? fields.string("PremiereDate")),
             kind: kind)
     }
@@ -56,7 +57,8 @@ enum PlexEvent {
         var (tmdb, imdb) = ids(metadata?.array("Guid") ?? [])
         if tmdb == nil, imdb == nil, let legacy = metadata?.string("guid") { (tmdb, imdb) = ids(legacy: legacy) }
         return MediaEvent(
-            server: .plex, user: try user(fields.object("Account") ?? WebhookFields([:]), "title", kind, "Account.title"),
+            server: .plex,
+            user: try user(fields.object("Account") ?? WebhookFields([:]), "title", kind, "Account.title"),
             tmdbId: tmdb, imdbId: imdb, title: metadata?.string("title"),
             year: WebhookIds.year(metadata?.string("year") ?? metadata?.string("originallyAvailableAt")), kind: kind)
     }
