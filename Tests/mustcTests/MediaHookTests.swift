@@ -234,6 +234,7 @@ import Testing
         #expect(try await marks("Ann") == before)
         let status = try await mustc("status")
         #expect(status.stdout.contains("user kidsroom: The Matrix"), "\(status.all)")
+        #expect(try await HTTP.get(server.url + "status").body.contains("user kidsroom: The Matrix"))
 
         // Malformed and oversized bodies: 400 with one line, 413; nothing written.
         answer = try await post(jellyfin, Data("{\"NotificationType\": ".utf8), type: "application/json")
