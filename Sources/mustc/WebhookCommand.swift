@@ -43,7 +43,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 return
             }
             let tokens = Dictionary(uniqueKeysWithValues: MediaServer.allCases.map { ($0, WebhookToken.random()) })
-            try store.replaceWebhookTokens(tokens.mapValues(\.hash), now: TimeSource.system.now())
+            try store.replaceWebhookTokens(tokens.mapValues(\.hash), now: global.time.now())
             let base = config.serve.webhookBase
             let urls = MediaServer.allCases.map { ($0, "\(base)/hooks/\($0.rawValue)/\(tokens[$0]!.value)") }
             switch format {

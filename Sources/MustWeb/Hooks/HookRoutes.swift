@@ -18,7 +18,7 @@ enum HookRoutes {
 
     static func receive(_ request: Request, context: PageContext, edits: WebEdits) async throws -> Response {
         let client = WebEdits.clientAddress(request, context: context)
-        let now = edits.clock()
+        let now = edits.time.now()
         // Checked before the token, counted only when it is wrong: a media server sends its events in parallel, and a
         // guess at 256 random bits gains nothing from the few that run at once.
         let decision = edits.hookLimiter.withLock { $0.check(client, at: now) }
