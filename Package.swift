@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         // The one time source: AnyClock in production, TestClock in tests, so a test turns time instead of sleeping.
         .package(url: "https://github.com/pointfreeco/swift-clocks", exact: "1.1.1"),
+        // Plex's webhooks are multipart/form-data: its parser, over the SwiftNIO and swift-collections already built.
+        .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
     ],
     targets: [
         .target(
@@ -84,6 +86,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The time source's clock type (AnyClock), for the host list's once-a-minute re-read.
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ]
         ),
         // Build-time tool: turns Migrations/*.sql into Swift string literals so the binary needs no bundle.

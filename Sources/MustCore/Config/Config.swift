@@ -48,6 +48,9 @@ public struct Config: Sendable, Equatable {
         /// machine's names and addresses): a proxy's public name, a name in /etc/hosts. Any other `Host` gets 421,
         /// so a website the family visits cannot read the lists through DNS rebinding.
         public var hosts: [String] = []
+        /// The page's address as others reach it (a proxy's https URL), without a trailing slash: the base of the
+        /// webhook URLs `mustc webhook` prints. nil: the listen address.
+        public var publicURL: String?
     }
 
     public struct Posters: Sendable, Equatable {

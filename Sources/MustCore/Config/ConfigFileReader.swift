@@ -30,7 +30,7 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen", "hosts", "timeZone"])
+            try serve.checkKeys(["listen", "hosts", "timeZone", "publicURL"])
             config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
             // Empty is unset, as everywhere in the example: the system's zone.
             if let zone = try serve.string("timeZone"), !zone.isEmpty {
@@ -45,6 +45,14 @@ struct ConfigFileReader {
                     throw .invalidValue(source: path, key: "serve.listen", expected: ListenAddress.expected)
                 }
                 config.serve.listen = address
+            }
+            if let url = try serve.string("publicURL"), !url.isEmpty {
+                guard let base = Config.Serve.publicBase(url) else {
+                    throw .invalidValue(
+                        source: path, key: "serve.publicURL",
+                        expected: "an http or https URL such as https://films.example")
+                }
+                config.serve.publicURL = base
             }
         }
         if let schedule = try section.object("schedule") { try apply(schedule: schedule, to: &config) }

@@ -138,11 +138,13 @@ extension Store {
     }
 
     /// A link merged into another one of the same member and movie keeps what either said they watched: watched if
-    /// either was, the later day, and the surviving link's rating, else the merged one's.
+    /// either was, the later day, and the surviving link's rating, else the merged one's; the mark's source (a media
+    /// server's, or NULL) is the surviving link's when it was watched.
     static let mergedMarks = """
         watched = max(watched, excluded.watched),
         watchedOn = CASE WHEN excluded.watchedOn > coalesce(watchedOn, '') THEN excluded.watchedOn ELSE watchedOn END,
-        ownRating = coalesce(ownRating, excluded.ownRating)
+        ownRating = coalesce(ownRating, excluded.ownRating),
+        watchedSource = CASE WHEN watched = 1 THEN watchedSource ELSE excluded.watchedSource END
         """
 
     /// Moves links, aliases, a known IMDb id and Letterboxd URI from `movieId` to `holder`, then deletes `movieId`;
@@ -152,8 +154,8 @@ extension Store {
             db, sql: "SELECT title, year, imdbId, letterboxdUri FROM movie WHERE id = ?", arguments: [movieId])
         try db.execute(
             sql: """
-                INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating)
-                SELECT memberId, ?, addedAt, watched, watchedOn, ownRating FROM memberMovie WHERE movieId = ?
+                INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating, watchedSource)
+                SELECT memberId, ?, addedAt, watched, watchedOn, ownRating, watchedSource FROM memberMovie WHERE movieId = ?
                 ON CONFLICT (memberId, movieId) DO UPDATE SET \(mergedMarks)
                 """,
             arguments: [holder, movieId])

@@ -37,8 +37,8 @@ extension Store {
             if let holder = try Int64.fetchOne(db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [key]) {
                 try db.execute(
                     sql: """
-                        INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating)
-                        SELECT ?, movieId, addedAt, watched, watchedOn, ownRating FROM memberMovie WHERE memberId = ?
+                        INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn, ownRating, watchedSource)
+                        SELECT ?, movieId, addedAt, watched, watchedOn, ownRating, watchedSource FROM memberMovie WHERE memberId = ?
                         ON CONFLICT (memberId, movieId) DO UPDATE SET \(mergedMarks)
                         """,
                     arguments: [holder, id])

@@ -183,6 +183,7 @@ extension Store {
                 checks: try Self.checkCounts(db, now: now), now: now)
             report.needsChoice = try Self.moviesNeedingChoice(db)
             report.hook = try Self.lastHookRun(db)
+            report.mediaServers = try Self.mediaEventStatus(db)
             return report
         }
     }

@@ -80,7 +80,8 @@ extension Store {
             let memberId = try Self.memberId(db, name)
             let done = try movies.map { target in
                 try db.execute(
-                    sql: "UPDATE memberMovie SET watched = 0, watchedOn = NULL WHERE memberId = ? AND movieId = ? "
+                    sql:
+                        "UPDATE memberMovie SET watched = 0, watchedOn = NULL, watchedSource = NULL WHERE memberId = ? AND movieId = ? "
                         + "AND watched = 1",
                     arguments: [memberId, target.movie.id])
                 return WatchedMovie(movie: target.movie, linked: false, changed: db.changesCount > 0)

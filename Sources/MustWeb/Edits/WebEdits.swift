@@ -20,6 +20,10 @@ public final class WebEdits: Sendable {
     let logger: Logger
     let sessions = SessionPolicy()
     let limiter = Mutex(SignInLimiter())
+    /// Wrong webhook addresses, counted apart from passwords (Hooks/HookRoutes.swift), and the movies a webhook's
+    /// lookup is running for.
+    let hookLimiter = Mutex(SignInLimiter())
+    let hookLookups = Mutex(Set<Int64>())
     let notices = Mutex(NoticeBoard())
     /// Whether a password is set, as of the database file's stamp (size and time of the file and its log): a
     /// password set or removed by `mustc password` writes the file, so the stamp moves with it.
@@ -57,8 +61,7 @@ public final class WebEdits: Sendable {
         let checks = MovieSchedulePolicy(config.schedule)
         return try writable.withLock { editor in
             if let editor { return editor }
-            let opened = MovieEditor(
-                store: try Store(path: path, logger: logger), checks: checks, time: time)
+            let opened = MovieEditor(store: try Store(path: path, logger: logger), checks: checks, time: time)
             editor = opened
             return opened
         }

@@ -66,6 +66,8 @@ struct StatusPage: Sendable {
     var unresolved: String?
     var choices: [Choice]
     var hook: [String]
+    /// The media servers' last events, and those ignored from users who are no member (webhooks, issue 35).
+    var media: [String]
     /// Signed in: the settle buttons' token (filled in for each viewer as the page is sent).
     var csrf: String?
 
@@ -101,6 +103,13 @@ struct StatusPage: Sendable {
                 })
         }
         hook = status.hookLines().filter { !$0.isEmpty }.map { Shown.text($0.trimmingCharacters(in: .whitespaces)) }
+        media =
+            status.mediaServers.last.map {
+                "\($0.server) at \(time.time($0.receivedAt)), user \($0.user): \($0.movie): \($0.outcome)"
+            }
+            + status.mediaServers.unknownUsers.map {
+                "Ignored, no member of that name: \($0.server) at \(time.time($0.receivedAt)), user \($0.user): \($0.movie)"
+            }.map(Shown.text)
     }
 
     static func scheduleLines(_ status: StatusReport, time: TimeText) -> [String] {

@@ -191,6 +191,7 @@ extension Templates {
         {{/choices}}
         {{/empty(choices)}}
         {{^empty(hook)}}<h2>The newData hook</h2>{{#hook}}<p><bdi>{{.}}</bdi></p>{{/hook}}{{/empty(hook)}}
+        {{^empty(media)}}<h2>Media servers</h2>{{#media}}<p><bdi>{{.}}</bdi></p>{{/media}}{{/empty(media)}}
         {{/main}}{{/layout}}
         """
 }

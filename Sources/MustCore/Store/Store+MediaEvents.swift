@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Stores what a media server's event says, in one short write, and keeps it for `status`. The movie is found by
+    /// its TMDB id, else its IMDb id, else its title and year (the member's own movie first, then the library's one
+    /// movie of that name), and created when the library has none; TMDB is asked afterwards (`link`), never here.
+    /// A watch counts once per member, movie and day: a second event of the same day changes nothing, and a later
+    /// day only moves the day forward. An ignored event (`kind` .ignored) must not come here.
+    public func recordMediaEvent(_ event: MediaEvent, day: WatchDay, now: Date) throws(StoreError)
+        -> MediaEventOutcome
+    {
+        guard let reference = event.reference else { throw .failed(reason: "a media event that names no movie") }
+        return try write { db in
+            guard let member = try Self.mediaMember(db, user: event.user) else {
+                let said = "ignored: no member is called \(event.user) (`mustc member NAME --media-user USER`)"
+                try Self.keep(event, member: nil, said: said, db: db, now: now)
+                return MediaEventOutcome(member: nil, said: said, link: nil)
+            }
+            let movieId: Int64
+            if case .unwatched = event.kind {
+                guard let kept = try Self.movies(db, named: reference, keptBy: member.id).first?.id else {
+                    let said = "\(event.shownMovie) is not on \(member.name)'s list: nothing to take back"
+                    try Self.keep(event, member: member.id, said: said, db: db, now: now)
+                    return MediaEventOutcome(member: member.name, said: said, link: nil)
+                }
+                movieId = kept
+            } else {
+                movieId = try mediaMovie(db, reference, memberId: member.id, now: now)
+            }
+            let linked = try Self.linkFromServer(db, memberId: member.id, movieId: movieId, event.kind, now: now)
+            let said = try Self.applyMediaMark(
+                db, event, memberId: member.id, movieId: movieId, day: day, linked: linked
+            ).replacingOccurrences(of: "MEMBER", with: member.name)
+            try Self.keep(event, member: member.id, said: said, db: db, now: now)
+            let row = try Row.fetchOne(
+                db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
+            let link = LinkOutcome(
+                member: member.name, movieId: movieId, title: row?["title"] ?? "", year: row?["year"],
+                remoteId: row?["remoteId"], memberCreated: false, movieCreated: false, linked: linked,
+                updatedAt: row?["updatedAt"])
+            return MediaEventOutcome(member: member.name, said: said, link: link)
+        }
+    }
+
+    /// The movie an event names: by id through `findOrCreate`; by title, the member's own movie of that name first,
+    /// then the library's only one, so "The Matrix" added without a year is found by an event that gives 1999.
+    private func mediaMovie(_ db: Database, _ reference: MovieReference, memberId: Int64, now: Date) throws -> Int64 {
+        if reference.isTitle {
+            if let kept = try Self.movies(db, named: reference, keptBy: memberId).first { return kept.id }
+            let everyone = try Self.movies(db, named: reference, keptBy: nil)
+            if everyone.count == 1 { return everyone[0].id }
+        }
+        return try findOrCreate(db, reference, now: now).id
+    }
+
+    /// Puts the movie on the member's list when it is not there; true when it was not. A watched event makes the
+    /// link watched at once (`applyMediaMark` sets the day and the source).
+    private static func linkFromServer(
+        _ db: Database, memberId: Int64, movieId: Int64, _ kind: MediaEvent.Kind, now: Date
+    ) throws -> Bool {
+        if case .unwatched = kind { return false }
+        try db.execute(
+            sql: """
+                INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
+                ON CONFLICT (memberId, movieId) DO NOTHING
+                """,
+            arguments: [memberId, movieId, now])
+        return db.changesCount > 0
+    }
+
+    /// The mark the event sets, and what it did in words (MEMBER stands for the member's name).
+    private static func applyMediaMark(
+        _ db: Database, _ event: MediaEvent, memberId: Int64, movieId: Int64, day: WatchDay, linked: Bool
+    ) throws -> String {
+        let movie = event.shownMovie
+        let arguments: StatementArguments = [
+            "member": memberId, "movie": movieId, "day": day.text, "server": event.server.rawValue,
+        ]
+        let added = linked ? " (added to MEMBER's list)" : ""
+        switch event.kind {
+        case .watched:
+            // A mark by hand keeps its source: only a mark a server set can be taken back by a server.
+            try db.execute(
+                sql: """
+                    UPDATE memberMovie SET watched = 1, watchedOn = :day,
+                        watchedSource = CASE WHEN watched = 1 THEN watchedSource ELSE :server END
+                    WHERE memberId = :member AND movieId = :movie
+                        AND (watched = 0 OR watchedOn IS NULL OR watchedOn < :day)
+                    """, arguments: arguments)
+            return db.changesCount > 0
+                ? "marked \(movie) watched on \(day.text) for MEMBER\(added)"
+                : "\(movie) was already marked watched for MEMBER: counted once"
+        case .unwatched:
+            try db.execute(
+                sql: """
+                    UPDATE memberMovie SET watched = 0, watchedOn = NULL, watchedSource = NULL
+                    WHERE memberId = :member AND movieId = :movie AND watched = 1 AND watchedSource IS NOT NULL
+                    """, arguments: arguments)
+            if db.changesCount > 0 { return "took back MEMBER's watched mark on \(movie)" }
+            let watched = try Bool.fetchOne(
+                db, sql: "SELECT watched FROM memberMovie WHERE memberId = :member AND movieId = :movie",
+                arguments: arguments)
+            return watched == true
+                ? "kept MEMBER's watched mark on \(movie): it was not set by a media server"
+                : "\(movie) was not marked watched for MEMBER"
+        case .rated(let rating):
+            try db.execute(
+                sql: """
+                    UPDATE memberMovie SET ownRating = :rating
+                    WHERE memberId = :member AND movieId = :movie AND ownRating IS NOT :rating
+                    """, arguments: arguments + ["rating": rating])
+            return db.changesCount > 0
+                ? "rated \(movie) \(rating)/10 for MEMBER\(added)"
+                : "MEMBER's rating of \(movie) was already \(rating)/10"
+        case .ignored(let why):
+            return "ignored: \(why)"
+        }
+    }
+
+    /// Keeps the event for `status`, and only the last few of each server.
+    private static func keep(_ event: MediaEvent, member: Int64?, said: String, db: Database, now: Date) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO mediaEvent (server, receivedAt, user, memberId, movie, outcome) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [event.server.rawValue, now, event.user, member, event.shownMovie, said])
+        try db.execute(
+            sql: """
+                DELETE FROM mediaEvent WHERE server = ? AND id NOT IN
+                    (SELECT id FROM mediaEvent WHERE server = ? ORDER BY id DESC LIMIT ?)
+                """,
+            arguments: [event.server.rawValue, event.server.rawValue, mediaEventsKept])
+    }
+}

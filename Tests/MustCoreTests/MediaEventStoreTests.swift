@@ -1,0 +1,156 @@
+import Foundation
+import MustCore
+import TMDBStub
+import Testing
+
+/// What a media server's event changes in a real SQLite file: a watch counted once a day, a movie added watched,
+/// an un-mark that takes back only a server's mark, users mapped or unknown, tokens replaced.
+@Suite struct MediaEventStoreTests {
+    let scratch = TemporaryDirectory("media-events")
+    let store: Store
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    init() throws {
+        store = try Store(path: scratch.file("mustc.sqlite"), logger: quietLogger)
+        _ = try store.link(member: "Ann", movie: .title("Amélie", year: 2001), now: now)
+    }
+
+    func event(_ kind: MediaEvent.Kind, user: String = "ann", tmdb: Int? = 603, title: String = "The Matrix")
+        -> MediaEvent
+    {
+        MediaEvent(server: .jellyfin, user: user, tmdbId: tmdb, title: title, year: 1999, kind: kind)
+    }
+
+    func mark(_ member: String, _ remoteId: Int? = 603, title: String? = nil) throws -> WatchMark? {
+        try store.ratings(member: member).members.first?.movies.first {
+            remoteId != nil ? $0.remoteId == remoteId : $0.title == title
+        }?.mark
+    }
+
+    @Test func aWatchIsAddedWatchedAndCountedOncePerDay() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        let first = try store.recordMediaEvent(event(.watched), day: day, now: now)
+        #expect(first.member == "Ann" && first.link?.linked == true && first.link?.remoteId == 603)
+        #expect(first.said == "marked The Matrix (1999) watched on 2026-11-26 for Ann (added to Ann's list)")
+        #expect(try mark("Ann") == WatchMark(watched: true, on: day))
+        let again = try store.recordMediaEvent(event(.watched), day: day, now: now)
+        #expect(again.said == "The Matrix (1999) was already marked watched for Ann: counted once")
+        let later = try #require(WatchDay.parse("2026-11-28"))
+        _ = try store.recordMediaEvent(event(.watched), day: later, now: now)
+        #expect(try mark("Ann") == WatchMark(watched: true, on: later))
+        #expect(try store.ratings(member: "Ann").members.first?.movies.count == 2)
+    }
+
+    @Test func anUnmarkTakesBackOnlyAMarkAServerSet() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        _ = try store.recordMediaEvent(event(.watched), day: day, now: now)
+        let undone = try store.recordMediaEvent(event(.unwatched), day: day, now: now)
+        #expect(undone.said == "took back Ann's watched mark on The Matrix (1999)")
+        #expect(try mark("Ann") == WatchMark())
+        // By hand: `mustc watched` (the same path as the page's card).
+        _ = try store.markWatched(member: "Ann", [.tmdb(603)], mark: WatchMark(watched: true, on: day), now: now)
+        let kept = try store.recordMediaEvent(event(.unwatched), day: day, now: now)
+        #expect(kept.said == "kept Ann's watched mark on The Matrix (1999): it was not set by a media server")
+        #expect(try mark("Ann") == WatchMark(watched: true, on: day))
+        // A server's later watch of a hand mark moves its day, and still cannot take it back.
+        let later = try #require(WatchDay.parse("2026-11-27"))
+        _ = try store.recordMediaEvent(event(.watched), day: later, now: now)
+        _ = try store.recordMediaEvent(event(.unwatched), day: later, now: now)
+        #expect(try mark("Ann") == WatchMark(watched: true, on: later))
+        // A server's mark taken back by hand (`watched --undo`) and marked again by hand is a mark by hand.
+        let other = MediaEvent(server: .plex, user: "Ann", tmdbId: 8587, title: "The Lion King", kind: .watched)
+        _ = try store.recordMediaEvent(other, day: day, now: now)
+        _ = try store.unmarkWatched(member: "Ann", [.tmdb(8587)])
+        _ = try store.markWatched(member: "Ann", [.tmdb(8587)], mark: WatchMark(watched: true, on: day), now: now)
+        var undo = other
+        undo.kind = .unwatched
+        #expect(try store.recordMediaEvent(undo, day: day, now: now).said.hasPrefix("kept Ann's watched mark"))
+        #expect(try mark("Ann", 8587) == WatchMark(watched: true, on: day))
+    }
+
+    @Test func aRatingSetsTheOwnRatingOnce() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        #expect(try store.recordMediaEvent(event(.rated(8)), day: day, now: now).said.hasPrefix("rated The Matrix"))
+        #expect(try mark("Ann") == WatchMark(rating: 8))
+        #expect(
+            try store.recordMediaEvent(event(.rated(8)), day: day, now: now).said
+                == "Ann's rating of The Matrix (1999) was already 8/10")
+    }
+
+    @Test func aTitleFindsTheMembersMovieWithoutAYear() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        let outcome = try store.recordMediaEvent(
+            MediaEvent(server: .plex, user: "ANN", title: "AMELIE", year: 2001, kind: .watched), day: day, now: now)
+        #expect(outcome.link?.linked == false)
+        #expect(try mark("Ann", nil, title: "Amélie") == WatchMark(watched: true, on: day))
+    }
+
+    @Test func unknownUsersAreIgnoredAndListedAndAMappedUserGoesToTheirMember() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        let ignored = try store.recordMediaEvent(event(.watched, user: "kidsroom"), day: day, now: now)
+        #expect(ignored.member == nil && ignored.link == nil)
+        #expect(try store.ratings(member: "Ann").members.first?.movies.count == 1)
+        var status = try store.status(now: now)
+        #expect(status.mediaServers.unknownUsers.map(\.user) == ["kidsroom"])
+        #expect(status.text(now: now).contains("jellyfin at 2026-09-21T14:13:20Z, user kidsroom: The Matrix (1999)"))
+        #expect(try store.mapMediaUser("KidsRoom", toMember: "nobody") == nil)
+        #expect(try store.mapMediaUser("KidsRoom", toMember: "ann") == "Ann")
+        let mapped = try store.recordMediaEvent(event(.watched, user: "kidsroom"), day: day, now: now)
+        #expect(mapped.member == "Ann")
+        status = try store.status(now: now)
+        #expect(status.mediaServers.last.map(\.member) == ["Ann"])
+    }
+
+    @Test func newTokensReplaceTheOldOnesAndOnlyTheHashIsKept() throws {
+        let first = WebhookToken.random()
+        try store.replaceWebhookTokens([.plex: first.hash], now: now)
+        let stored = try #require(try store.webhookTokenHash(.plex))
+        #expect(stored != first.value && WebhookToken.matches(first.value, storedHash: stored))
+        #expect(!WebhookToken.matches(WebhookToken.random().value, storedHash: stored))
+        #expect(!WebhookToken.matches(first.value.uppercased(), storedHash: stored))
+        #expect(!WebhookToken.matches("", storedHash: stored))
+        let second = WebhookToken.random()
+        try store.replaceWebhookTokens([.plex: second.hash], now: now)
+        let replaced = try #require(try store.webhookTokenHash(.plex))
+        #expect(!WebhookToken.matches(first.value, storedHash: replaced))
+        #expect(WebhookToken.matches(second.value, storedHash: replaced))
+        #expect(try store.webhookTokenHash(.jellyfin) == nil)
+    }
+}
+
+/// A database of the schema before 0015 gains it in place, losing nothing: every mark it had is a mark by hand.
+@Suite struct MediaHooksUpgradeTests {
+    let scratch = TemporaryDirectory("upgrade-media-hooks")
+    var path: String { scratch.file("old.sqlite") }
+
+    @Test func everyRowSurvivesAndOldMarksAreByHand() throws {
+        let applied = try UpgradeTests.writeDatabase(
+            at: path, keeping: { $0 < "0015" },
+            then: "UPDATE memberMovie SET watched = 1, watchedOn = '2026-10-01', ownRating = 7 WHERE movieId = 1;\n")
+        #expect(applied.contains("0013_age_limit.sql") && !applied.contains { $0.hasPrefix("0015") })
+        let before = try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id")
+        let links = try sqlite(
+            path, "SELECT memberId, movieId, watched, watchedOn, ownRating FROM memberMovie ORDER BY 1, 2")
+        let store = try Store(path: path, logger: quietLogger)
+        #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier LIKE '0015%'") == "1")
+        #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
+        #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
+        #expect(try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id") == before)
+        #expect(
+            try sqlite(path, "SELECT memberId, movieId, watched, watchedOn, ownRating FROM memberMovie ORDER BY 1, 2")
+                == links)
+        #expect(try store.members().map(\.movies) == [2, 3])
+        #expect(try sqlite(path, "SELECT count(*) FROM memberMovie WHERE watchedSource IS NOT NULL") == "0")
+        // A server's un-mark leaves the old marks alone; its watch works on the old rows.
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        let undo = MediaEvent(server: .emby, user: "Ann", tmdbId: 194, title: "Amélie", kind: .unwatched)
+        #expect(
+            try store.recordMediaEvent(undo, day: day, now: Date(timeIntervalSince1970: 1_790_000_000)).said.hasPrefix(
+                "kept Ann's watched mark"))
+        let watch = MediaEvent(server: .emby, user: "Bob", tmdbId: 438631, title: "Dune", kind: .watched)
+        #expect(
+            try store.recordMediaEvent(watch, day: day, now: Date(timeIntervalSince1970: 1_790_000_000)).link?.linked
+                == true)
+        #expect(try store.members().map(\.movies) == [2, 4])
+    }
+}
