@@ -149,7 +149,7 @@ import ZIPFoundation
         let history =
             "\u{FEFF}[\n"
             + Self.watch(3, "2024-05-01T10:00:00.000Z", movie: #"{"title":"Up","year":2009,"ids":{"tmdb":14160}}"#)
-            + ",\n{\"id\": 2, \"watched_at\": \"2024-04-01T10:00:00.000Z\", \"movie\": {\"title\": \"Broken\"\n,\n"
+            + ",\n{\"id\": 2, \"watched_at\": \"2024-04-01T10:00:00.000Z\", \"movie\": {\"title\": Broken, \"year\": 1}},\n"
             + Self.watch(1, "2099-01-01T00:00:00.000Z", movie: #"{"title":"Amélie","year":2001,"ids":{"tmdb":194}}"#)
             + "\n]"
         // Named as nothing Trakt writes: the content says what it is.

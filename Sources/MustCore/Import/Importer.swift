@@ -102,9 +102,12 @@ public struct Importer: Sendable {
                 }
                 chunk.append((place, entry, rows.position, state.row))
             }
-            if chunk.count >= chunkSize {
+            // Rows told only once the chunk before them is settled wait in `held`: a Netflix history of mostly
+            // episodes would hold every one of them until its end.
+            if chunk.count >= chunkSize || state.held.count >= 4 * chunkSize {
                 try await settle(chunk, &state)
                 chunk.removeAll(keepingCapacity: true)
+                tell(&state)
             }
         }
         try await settle(chunk, &state)
