@@ -40,7 +40,8 @@ struct HistoryFormatTests {
     @Test func episodesAreToldFromFilmsWithColons() {
         let episodes = [
             "Breaking Bad: Season 1: Pilot", "La Casa de Papel: Temporada 2: Episodio 3",
-            "Dark: Staffel 1: Geheimnisse", "The Crown: Seizoen 3: Olding", "The Queen's Gambit: Limited Series: Openings",
+            "Dark: Staffel 1: Geheimnisse", "The Crown: Seizoen 3: Olding",
+            "The Queen's Gambit: Limited Series: Openings",
             "Stranger Things: Season 4: Chapter One: The Hellfire Club (Episode 1)", "Lupin: Part 2: Chapter 6",
             "Our Planet: Episode 1", "3%: 2ª Temporada: Capítulo 01",
         ]

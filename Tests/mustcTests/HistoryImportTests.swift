@@ -188,7 +188,8 @@ import ZIPFoundation
         let (usCounts, usAll) = try await imported("Ann", us)
         #expect(usCounts["rows"] == 5 && usCounts["linked"] == 2 && usCounts["episodes"] == 3, "\(usAll)")
         #expect(usCounts["exact"] == 2 && usCounts["chosen"] == 0)
-        #expect(try await marks("Ann") == ["Up 2009 14160: true 2022-03-05 null", "Dune 1984 841: true 2020-01-15 null"])
+        #expect(
+            try await marks("Ann") == ["Up 2009 14160: true 2022-03-05 null", "Dune 1984 841: true 2020-01-15 null"])
 
         // dd/mm/yyyy, with a comma in a quoted title and a film watched on two days: one watch, on the later day.
         let uk = try file(
@@ -201,7 +202,8 @@ import ZIPFoundation
         #expect(ukCounts["rewatches"] == 0)
         #expect(
             try await marks("Bob") == [
-                "Crouching Tiger, Hidden Dragon 2000 146: true 2020-07-27 null", "Amélie 2001 194: true 2020-02-03 null",
+                "Crouching Tiger, Hidden Dragon 2000 146: true 2020-07-27 null",
+                "Amélie 2001 194: true 2020-02-03 null",
             ])
 
         // dd-mm-yy (Dutch): 28-06-23 has the day first.

@@ -109,7 +109,8 @@ public struct ImportFile: @unchecked Sendable {
             let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
             for entry in archive where entry.type == .file {
                 let parts = entry.path.split(separator: "/").map(String.init)
-                guard let last = parts.last, let rank = (letterboxdLists + traktFiles).firstIndex(of: last.lowercased()),
+                guard let last = parts.last,
+                    let rank = (letterboxdLists + traktFiles).firstIndex(of: last.lowercased()),
                     !parts.dropLast().contains(where: { ["deleted", "orphaned"].contains($0.lowercased()) })
                 else { continue }
                 found.append((rank, entry.path))

@@ -174,7 +174,8 @@ final class NetflixRows: ImportRowSource {
             day = NetflixDate.parse(view.date)?.day(order)
         }
         guard let day else {
-            let how = activity ? "a time written YYYY-MM-DD HH:MM:SS" : "a date in the order \(order?.rawValue ?? "dmy")"
+            let how =
+                activity ? "a time written YYYY-MM-DD HH:MM:SS" : "a date in the order \(order?.rawValue ?? "dmy")"
             return (nil, "the date \(Excerpt.quoted(view.date)) is not \(how); not taken")
         }
         if let problem = WatchDay.problem(day.text, today: today) {
@@ -254,7 +255,8 @@ struct ProfileProblem: Error, CustomStringConvertible {
     var description: String {
         let names = profiles.map(Excerpt.quoted).joined(separator: ", ")
         guard let given else {
-            return "it holds the viewing of \(profiles.count) profiles (\(names)); choose one with --netflix-profile NAME"
+            return
+                "it holds the viewing of \(profiles.count) profiles (\(names)); choose one with --netflix-profile NAME"
         }
         return "it has no profile \(Excerpt.quoted(given)); its profiles are \(names)"
     }

@@ -121,9 +121,12 @@ enum TraktEntry {
         if let rating = object["rating"] {
             // Rated on Trakt is seen; the day stays the history's.
             entry.mark.watched = true
-            entry.mark.rating = (rating.number ?? rating.string.flatMap { Double($0) }).flatMap { OwnRating.outOfTen($0) }
+            entry.mark.rating = (rating.number ?? rating.string.flatMap { Double($0) }).flatMap {
+                OwnRating.outOfTen($0)
+            }
             if entry.mark.rating == nil {
-                entry.markProblem = "the rating \(Excerpt.quoted(rating.text)) is not a whole number from 1 to 10; "
+                entry.markProblem =
+                    "the rating \(Excerpt.quoted(rating.text)) is not a whole number from 1 to 10; "
                     + "not taken"
             }
         }
