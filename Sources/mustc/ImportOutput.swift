@@ -119,14 +119,16 @@ final class ImportOutput: Sendable {
             + "\(summary.needsChoice) need a choice, \(summary.notFound) not found, \(summary.failed) not looked up."
         var rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
         if summary.episodes + summary.extras > 0 {
-            rest +=
-                " Of the skipped, \(summary.episodes) were shows or episodes and \(summary.extras) trailers, "
-                + "recaps, previews or short plays."
+            let others = summary.skipped - summary.episodes - summary.extras
+            rest =
+                "Skipped \(summary.skipped): \(summary.episodes) shows or episodes, \(summary.extras) trailers, "
+                + "recaps, previews or short plays, \(others) others (not movies, or other members' or profiles' "
+                + "rows); \(summary.invalid) invalid."
         }
         if summary.merged > 0 {
             rest +=
-                "\nMerged \(summary.merged) rows into another row's watch: \(summary.rewatches) re-watches, "
-                + "\(summary.merged - summary.rewatches) further sessions or days of one viewing."
+                "\nMerged \(summary.merged) rows into the watch another row carries: \(summary.rewatches) re-watches, "
+                + "\(summary.merged - summary.rewatches) more sessions or days of one viewing."
         }
         var marks =
             "\(summary.dryRun ? "Would mark" : "Marked") \(summary.markedWatched) watched; "

@@ -143,6 +143,15 @@ import ZIPFoundation
         let (again, second) = try await imported("Ann", path)
         #expect(again["linked"] == 0 && again["alreadyLinked"] == 8 && again["markedWatched"] == 0, "\(second)")
         #expect(stub.requestCount == 0)
+        let dry = try await mustc("import", "--dry-run", "Ann", path)
+        #expect(
+            dry.stdout.contains(
+                "trakt-export.zip:watched-history.json:entry 6  a re-watch of \"Dune (2021)\": counted with it"),
+            "\(dry.stdout)")
+        #expect(
+            dry.stdout.contains("Skipped 3: 3 shows or episodes, 0 trailers, recaps, previews or short plays, 0 others")
+        )
+        #expect(dry.stdout.contains("Merged 1 rows into the watch another row carries: 1 re-watches, 0 more sessions"))
     }
 
     @Test func aTraktFileAloneIsReadByItsContentAndABrokenEntryCostsOnlyItself() async throws {

@@ -76,7 +76,8 @@ final class TraktRows: ImportRowSource {
             guard let watch = watches[key] else { continue }
             told.append(("entry \(watch.number)", .movie(watch.entry)))
             for number in watch.others {
-                told.append(("entry \(number)", .merged("a re-watch of \(watch.entry.shown)", rewatch: true)))
+                told.append(
+                    ("entry \(number)", .merged("a re-watch of \(Excerpt.quoted(watch.entry.shown))", rewatch: true)))
             }
         }
         watches = [:]
