@@ -20,7 +20,8 @@ enum NetflixLayout: Equatable {
     static func detect(_ header: [String]) -> NetflixLayout? {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func column(_ name: String) -> Int? { names.firstIndex(of: name) }
-        if names.count == 2, let title = column("title"), let date = column("date") {
+        // Exactly these two, an empty column aside (a trailing comma): a mustc CSV has a title column too.
+        if names.filter({ !$0.isEmpty }).count == 2, let title = column("title"), let date = column("date") {
             return .history(title: title, date: date)
         }
         guard let profile = column("profile name"), let start = column("start time"), let title = column("title")
@@ -196,7 +197,8 @@ final class NetflixRows: ImportRowSource {
     private func row(_ view: View, index: Int) -> ImportRow {
         let title = Excerpt.quoted(view.title)
         if view.profile != chosen {
-            return .skipped("\(Excerpt.shown(profiles[view.profile]))'s viewing, not \(profiles[chosen])'s")
+            return .skipped(
+                "\(Excerpt.shown(profiles[view.profile]))'s viewing, not \(Excerpt.shown(profiles[chosen]))'s")
         }
         if !view.supplemental.isEmpty {
             let kind = view.supplemental.lowercased().replacingOccurrences(of: "_", with: " ")
