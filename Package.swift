@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The time source's clock type (AnyClock), for the host list's once-a-minute re-read.
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // Build-time tool: turns Migrations/*.sql into Swift string literals so the binary needs no bundle.
@@ -97,7 +99,10 @@ let package = Package(
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
         .testTarget(
             name: "MustCoreTests",
-            dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         // Pure parts of the page: charts, view models, templates' escaping; the page cache behind its middleware.
         .testTarget(
@@ -106,6 +111,9 @@ let package = Package(
                 "MustWeb", "MustCore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The application opened in-process (`app.test(.router)`): routes without a port, on a TestClock.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Clocks", package: "swift-clocks"), "TMDBStub",
             ]
         ),
         // ZIPFoundation writes the Letterboxd export zips the import tests read.
@@ -113,6 +121,7 @@ let package = Package(
             name: "mustcTests",
             dependencies: [
                 "mustc", "MustCore", "TMDBStub", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
     ]

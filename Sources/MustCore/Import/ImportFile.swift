@@ -93,7 +93,7 @@ public struct ImportFile: @unchecked Sendable {
         } catch let failure as ZipEntryFailure {
             throw ImportFileProblem(file: name, reason: failure.description)
         }
-        return ImportFile(name: name, size: size, rows: TraktRows(reader: reader, today: options.netflix.today))
+        return ImportFile(name: name, size: size, rows: TraktRows(reader: reader))
     }
 
     /// The film lists of a Letterboxd export, in this order: ratings.csv last, as it holds each film's current

@@ -185,7 +185,8 @@ final class NetflixRows: ImportRowSource {
         return (day, nil)
     }
 
-    func next(member: String) throws -> (at: String, row: ImportRow)? {
+    /// `today` was settled when the file was opened: the same day, read from the same clock.
+    func next(member: String, today: WatchDay) throws -> (at: String, row: ImportRow)? {
         guard next < lines.count else { return nil }
         defer { next += 1 }
         switch lines[next] {

@@ -8,7 +8,6 @@ import Foundation
 /// IMDb's, then the title and year.
 final class TraktRows: ImportRowSource {
     private let reader: JSONArrayReader
-    private let today: WatchDay
     /// The history's movies, by Trakt's id (else the entry's key), in the order first seen; memory grows with the
     /// movies watched, not with the entries.
     private var watches: [String: Watch] = [:]
@@ -24,16 +23,15 @@ final class TraktRows: ImportRowSource {
         var others: [Int] = []
     }
 
-    init(reader: JSONArrayReader, today: WatchDay) {
+    init(reader: JSONArrayReader) {
         self.reader = reader
-        self.today = today
     }
 
     var position: Int { reader.position }
     /// JSON is UTF-8.
     var encoding: ListEncoding { .utf8 }
 
-    func next(member: String) throws -> (at: String, row: ImportRow)? {
+    func next(member: String, today: WatchDay) throws -> (at: String, row: ImportRow)? {
         while !drained {
             guard let element = try reader.next() else {
                 drain()
