@@ -28,14 +28,4 @@ extension TMDBClient {
     public static func forSettling(_ config: Config, time: TimeSource, logger: Logger) -> TMDBClient? {
         configured(config, retry: RetryPolicy(maxRetries: 1, maxDelay: 2), time: time, logger: logger)
     }
-
-    // The page's edits (MustWeb) call these until its application takes a TimeSource (issue 37, the web part);
-    // remove them then.
-    public static func forLookups(_ config: Config, logger: Logger) -> TMDBClient? {
-        forLookups(config, time: .system, logger: logger)
-    }
-
-    public static func forSettling(_ config: Config, logger: Logger) -> TMDBClient? {
-        forSettling(config, time: .system, logger: logger)
-    }
 }

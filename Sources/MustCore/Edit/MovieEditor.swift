@@ -37,14 +37,6 @@ public struct MovieEditor: Sendable {
         self.time = time
     }
 
-    /// The page's edits (MustWeb) make their editor with a date closure until its application takes a TimeSource
-    /// (issue 37, the web part); remove this then.
-    public init(store: Store, checks: MovieSchedulePolicy, clock: @escaping @Sendable () -> Date) {
-        let system = TimeSource.system
-        self.init(
-            store: store, checks: checks, time: TimeSource(now: clock, clock: system.clock, random: system.random))
-    }
-
     private func clock() -> Date { time.now() }
 
     /// Links the member (created if new) to the movie the reference names (created if new).
