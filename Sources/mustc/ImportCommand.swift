@@ -13,6 +13,8 @@ enum ImportEncodingOption: String, CaseIterable, ExpressibleByArgument {
 
 extension LetterboxdList: ExpressibleByArgument {}
 
+extension DateOrder: ExpressibleByArgument {}
+
 enum ImportFormatOption: String, CaseIterable, ExpressibleByArgument {
     case auto, letterboxd, imdb, csv
 
@@ -22,18 +24,20 @@ enum ImportFormatOption: String, CaseIterable, ExpressibleByArgument {
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add the movies of Letterboxd, IMDb or mustc CSV lists to a member's list.",
+        abstract: "Add the movies of Letterboxd, IMDb, Trakt, Netflix or mustc CSV lists to a member's list.",
         discussion: """
             Reads Letterboxd's watchlist, watched, ratings and diary CSVs or its export zip, IMDb's ratings and \
-            list exports, and the CSV `mustc export` writes; the format comes from the header row. A movie \
+            list exports, Trakt's export zip (or its watched-history.json, ratings-movies.json and \
+            lists-watchlist.json), Netflix's NetflixViewingHistory.csv and ViewingActivity.csv, and the CSV `mustc \
+            export` writes; the format comes from the content. A movie \
             already known is linked at once; the others are looked up as `add` does (by title and year, by \
             IMDb id, never a fuzzy guess), within tmdb.maxRequestsPerSecond. The member's own ratings and \
             watched days come along (Letterboxd's Rating and Watched Date, IMDb's Your Rating and Date Rated). \
             Importing again links only what is new, updates ratings, moves watched days forward and never \
             unmarks a movie. Each file is read once, as a stream: `-` is standard input, and pipes and FIFOs \
             work. The encoding is detected (UTF-8, UTF-16 with a byte order mark, else Windows-1252) unless \
-            --encoding names it. Exit codes: 64 when a file cannot be read, has no usable header, or has only \
-            invalid rows; \
+            --encoding names it. Exit codes: 64 when a file cannot be read, has no usable header, has only \
+            invalid rows, or needs --date-order or --netflix-profile; \
             75 when interrupted (importing again continues).
             """
     )
@@ -53,6 +57,18 @@ struct ImportCommand: AsyncParsableCommand {
             """)
     var letterboxd: LetterboxdList?
 
+    @Option(
+        help: """
+            The order of day and month in a NetflixViewingHistory.csv's dates (dmy: 27/07/2020, mdy: 07/27/2020). \
+            Needed only when no date in the file tells (3/5/25).
+            """)
+    var dateOrder: DateOrder?
+
+    @Option(
+        name: .customLong("netflix-profile"),
+        help: "The profile to import from a ViewingActivity.csv. Needed when the file has several.")
+    var netflixProfile: String?
+
     @Flag(help: "Look everything up and say what would happen, but write nothing.")
     var dryRun = false
 
@@ -62,7 +78,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "The family member whose list the movies join, created if new.")
     var member: String
 
-    @Argument(help: "CSV files, or a Letterboxd export .zip; - reads standard input.")
+    @Argument(help: "CSV or JSON files, or a Letterboxd or Trakt export .zip; - reads standard input.")
     var files: [String] = []
 
     private var validatedMember = ""
@@ -118,7 +134,10 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             return try ImportFile.open(
                 files, format: letterboxd == nil ? format.format : .letterboxd, encoding: encoding.encoding,
-                letterboxd: letterboxd, scratch: scratch, interrupt: interrupt)
+                letterboxd: letterboxd,
+                netflix: NetflixChoice(
+                    dateOrder: dateOrder, profile: netflixProfile, today: WatchDay.of(global.time.now())),
+                scratch: scratch, interrupt: interrupt)
         } catch let problem as ImportFileProblem {
             throw Failure.usage(problem.description + "; nothing was imported")
         }

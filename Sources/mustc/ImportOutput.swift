@@ -33,6 +33,8 @@ final class ImportOutput: Sendable {
             Output.note("\(place): \(reason)")
         case .skipped(let place, let reason):
             if dryRun { line("\(place)  skipped: \(reason)") }
+        case .merged(let place, let reason):
+            if dryRun { line("\(place)  \(reason): counted with it") }
         case .known(let place, let entry, let alreadyLinked):
             guard dryRun else { return }
             line("\(place)  \(named(entry)): " + (alreadyLinked ? "already on \(member)'s list" : "known; would link"))
@@ -115,7 +117,19 @@ final class ImportOutput: Sendable {
         let lookups =
             "TMDB: \(summary.exact) exact, \(summary.chosen) chosen by popularity among remakes, "
             + "\(summary.needsChoice) need a choice, \(summary.notFound) not found, \(summary.failed) not looked up."
-        let rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
+        var rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
+        if summary.episodes + summary.extras > 0 {
+            let others = summary.skipped - summary.episodes - summary.extras
+            rest =
+                "Skipped \(summary.skipped): \(summary.episodes) shows or episodes, \(summary.extras) trailers, "
+                + "recaps, previews or short plays, \(others) others (not movies, or other members' or profiles' "
+                + "rows); \(summary.invalid) invalid."
+        }
+        if summary.merged > 0 {
+            rest +=
+                "\nMerged \(summary.merged) rows into the watch another row carries: \(summary.rewatches) re-watches, "
+                + "\(summary.merged - summary.rewatches) more sessions or days of one viewing."
+        }
         var marks =
             "\(summary.dryRun ? "Would mark" : "Marked") \(summary.markedWatched) watched; "
             + "took \(summary.ratingsTaken) of \(member)'s ratings."

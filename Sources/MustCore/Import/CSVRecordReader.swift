@@ -263,10 +263,12 @@ public final class CSVRecordReader {
 /// An input that is not a list at all.
 enum ImportInputProblem: Error, CustomStringConvertible {
     case binary(String)
+    case notJSONArray
 
     var description: String {
         switch self {
         case .binary(let start): "it is a binary file, not a text list (it starts \(start))"
+        case .notJSONArray: "it is not a JSON array, as each file of Trakt's export is"
         }
     }
 }

@@ -1,31 +1,35 @@
 import Foundation
 import ZIPFoundation
 
-/// One CSV list ready to import: its reader, past the header; what to call it in messages; its columns.
+/// One list ready to import: its rows, past the header; what to call it in messages.
 ///
 /// Each input is opened once and read once, front to back: the reader that read the header goes on with the rows,
 /// so a pipe, `-` (standard input) or a FIFO gives the same rows as the file itself.
 public struct ImportFile: @unchecked Sendable {
-    // Unchecked: the reader is used by one task at a time, first to open the list and then to import it.
+    // Unchecked: the rows are read by one task at a time, first to open the list and then to import it.
     /// As given on the command line, or "export.zip:watchlist.csv" for a list inside a zip.
     public var name: String
-    public var layout: ImportLayout
     /// Bytes, when known (nil for a stream): for the progress bar.
-    public var size: Int? { reader.size }
-    public let reader: CSVRecordReader
+    public var size: Int?
+    let rows: any ImportRowSource
 
-    /// Opens each file (and each list inside a Letterboxd export zip) and reads its header, so that a bad file
-    /// stops the import before anything is written. A zip given as a stream is copied into `scratch` first: its
-    /// table of contents is at its end.
+    /// Opens each file (and each list inside a Letterboxd or Trakt export zip) and reads its header, so that a bad
+    /// file stops the import before anything is written. A zip given as a stream is copied into `scratch` first:
+    /// its table of contents is at its end. A JSON array is a file of Trakt's export; a Netflix history is read
+    /// whole here, as its day and month order and its profile are settled from the whole file.
     /// `letterboxd` names the kind of every CSV given (`--letterboxd`); a zip's lists are named by their entries.
     public static func open(
         _ paths: [String], format: ImportFormat?, encoding: ListEncoding? = nil, letterboxd: LetterboxdList? = nil,
-        scratch: URL, interrupt: ReadInterrupt
+        netflix: NetflixChoice, scratch: URL, interrupt: ReadInterrupt
     ) throws -> [ImportFile] {
         var files: [ImportFile] = []
         for path in paths {
             let input = try ListInput(path: path, interrupt: interrupt)
-            var options = Options(format: format, encoding: encoding, interrupt: interrupt)
+            var options = Options(format: format, encoding: encoding, interrupt: interrupt, netflix: netflix)
+            if format == nil, try input.startsLikeJSONArray() {
+                files.append(try trakt(name: path, source: input, size: input.size, options))
+                continue
+            }
             guard try input.startsLikeZip() else {
                 let reader = CSVRecordReader(source: input, size: input.size, encoding: encoding)
                 options.list = letterboxd
@@ -46,6 +50,7 @@ public struct ImportFile: @unchecked Sendable {
         var format: ImportFormat?
         var encoding: ListEncoding?
         var interrupt: ReadInterrupt
+        var netflix: NetflixChoice
         var list: LetterboxdList?
     }
 
@@ -59,8 +64,12 @@ public struct ImportFile: @unchecked Sendable {
                 throw ImportFileProblem(file: name, reason: "it is empty: a list starts with a header row")
             }
             reader.expectedFields = header.count
+            if options.format == nil, let netflix = NetflixLayout.detect(header) {
+                let rows = try NetflixRows(reader: reader, layout: netflix, name: name, options.netflix)
+                return ImportFile(name: name, size: reader.size, rows: rows)
+            }
             let layout = try ImportLayout.detect(header, format: options.format, fileName: name, list: options.list)
-            return ImportFile(name: name, layout: layout, reader: reader)
+            return ImportFile(name: name, size: reader.size, rows: CSVRows(reader: reader, layout: layout))
         } catch let problem as ImportHeaderProblem {
             throw ImportFileProblem(file: name, reason: problem.description)
         } catch let problem as ImportInputProblem {
@@ -72,10 +81,27 @@ public struct ImportFile: @unchecked Sendable {
         }
     }
 
+    /// A file of Trakt's export, read up to its array's opening bracket.
+    static func trakt(name: String, source: any ByteSource, size: Int?, _ options: Options) throws -> ImportFile {
+        let reader = JSONArrayReader(source: source)
+        do {
+            try reader.start()
+        } catch let problem as ImportInputProblem {
+            throw ImportFileProblem(file: name, reason: problem.description)
+        } catch let failure as ReadFailure {
+            throw ImportFileProblem(file: name, reason: "it cannot be read (\(failure))")
+        } catch let failure as ZipEntryFailure {
+            throw ImportFileProblem(file: name, reason: failure.description)
+        }
+        return ImportFile(name: name, size: size, rows: TraktRows(reader: reader))
+    }
+
     /// The film lists of a Letterboxd export, in this order: ratings.csv last, as it holds each film's current
     /// rating where the diary holds the one given at each viewing. Its `deleted/` and `orphaned/` folders and its
-    /// other files (profile, comments, lists in another layout) are not the member's list.
+    /// other files (profile, comments, lists in another layout) are not the member's list. Then Trakt's: the
+    /// watchlist, the history, and the ratings, which mark watched without moving the history's days.
     static let letterboxdLists = ["watchlist.csv", "watched.csv", "diary.csv", "ratings.csv"]
+    static let traktFiles = ["lists-watchlist.json", "watched-history.json", "ratings-movies.json"]
 
     private static func zipped(_ path: String, name: String, _ options: Options) throws -> [ImportFile] {
         var found: [(Int, String)] = []
@@ -83,7 +109,8 @@ public struct ImportFile: @unchecked Sendable {
             let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
             for entry in archive where entry.type == .file {
                 let parts = entry.path.split(separator: "/").map(String.init)
-                guard let last = parts.last, let rank = letterboxdLists.firstIndex(of: last.lowercased()),
+                guard let last = parts.last,
+                    let rank = (letterboxdLists + traktFiles).firstIndex(of: last.lowercased()),
                     !parts.dropLast().contains(where: { ["deleted", "orphaned"].contains($0.lowercased()) })
                 else { continue }
                 found.append((rank, entry.path))
@@ -93,10 +120,13 @@ public struct ImportFile: @unchecked Sendable {
         }
         guard !found.isEmpty else {
             throw ImportFileProblem(
-                file: name, reason: "it has none of \(letterboxdLists.joined(separator: ", ")) inside")
+                file: name, reason: "it has none of \((letterboxdLists + traktFiles).joined(separator: ", ")) inside")
         }
         return try found.sorted(by: { $0.0 < $1.0 }).map { _, entry in
             let source = try ZipEntrySource(archive: path, entry: entry, interrupt: options.interrupt)
+            if entry.lowercased().hasSuffix(".json") {
+                return try trakt(name: "\(name):\(entry)", source: source, size: nil, options)
+            }
             let reader = CSVRecordReader(source: source, size: nil, encoding: options.encoding)
             return try checked(name: "\(name):\(entry)", reader: reader, options)
         }

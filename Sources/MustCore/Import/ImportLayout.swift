@@ -55,6 +55,9 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     /// The title is Letterboxd's own spelling of the film: two rows spelled apart ("Rain" and "rain", 2019) are two
     /// films even where no film URI tells them apart (a diary imported alone).
     public var exactTitle = false
+    /// The latest year the movie can be from, when the list gives no year but a day it was watched (Netflix): a
+    /// lookup leaves out TMDB's movies released after it.
+    public var latestYear: Int?
 
     public init(
         title: String, year: Int? = nil, tmdbId: Int? = nil, imdbId: String? = nil, letterboxdUri: String? = nil
@@ -83,6 +86,13 @@ public enum ImportRow: Sendable, Equatable {
     case movie(ImportEntry)
     /// Not a movie (an IMDb TV series), or another member's row in a mustc CSV.
     case skipped(String)
+    /// A show, a season or an episode (Trakt, Netflix): skipped, and counted apart.
+    case episode(String)
+    /// A trailer, hook, recap or preview, or a play too short to be a viewing (Netflix): skipped, counted apart.
+    case extra(String)
+    /// A row naming a watch another row of the file already carries: a re-watch in Trakt's history (`rewatch`),
+    /// another session or day of one Netflix viewing.
+    case merged(String, rewatch: Bool)
     case invalid(String)
 }
 
@@ -233,7 +243,8 @@ public enum ImportHeaderProblem: Error, Sendable, Equatable, CustomStringConvert
         case .unknown(let header):
             let shown = Excerpt.shown(header.prefix(8).joined(separator: ","))
             return "its header (\(shown.isEmpty ? "empty" : shown)) is not a list mustc reads; expected "
-                + "Letterboxd (Name, Year), IMDb (Const, Title) or mustc CSV (title) columns"
+                + "Letterboxd (Name, Year), IMDb (Const, Title), Netflix (Title, Date; or Profile Name, Start Time, "
+                + "Title) or mustc CSV (title) columns"
         case .missing(let format, let columns):
             return "it has no \(columns.joined(separator: ", ")) column\(columns.count == 1 ? "" : "s"), "
                 + "which \(format.name) files have"

@@ -18,6 +18,15 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var failed = 0
     /// Not movies (an IMDb TV series), or another member's rows in a mustc CSV.
     public var skipped = 0
+    /// Of the skipped: shows, seasons and episodes (Trakt, Netflix).
+    public var episodes = 0
+    /// Of the skipped: Netflix's trailers, hooks, recaps and previews, and plays of a few minutes.
+    public var extras = 0
+    /// Rows naming a watch another row carries: re-watches in Trakt's history, and further sessions or days of one
+    /// Netflix viewing. The watch is counted once, on its latest day.
+    public var merged = 0
+    /// Of the merged: Trakt's re-watches (repeated entries of one movie in its history).
+    public var rewatches = 0
     public var invalid = 0
     /// Links marked watched (or whose watched day moved forward), and ratings taken, from the lists' own columns.
     public var markedWatched = 0
@@ -33,10 +42,10 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public init() {}
 
     /// Rows counted into one of the outcomes.
-    var handled: Int { linked + alreadyLinked + skipped + invalid }
+    var handled: Int { linked + alreadyLinked + skipped + merged + invalid }
 
     /// Rows that named a movie.
-    public var movies: Int { rows - skipped - invalid }
+    public var movies: Int { rows - skipped - merged - invalid }
 }
 
 /// A row's TMDB lookup, as far as the import is concerned.
@@ -60,6 +69,8 @@ public enum ImportMatch: Sendable, Equatable {
 public enum ImportEvent: Sendable {
     case invalid(place: String, reason: String)
     case skipped(place: String, reason: String)
+    /// A row whose watch another row carries (a re-watch, another session of one viewing).
+    case merged(place: String, reason: String)
     /// A row whose movie is imported, but whose watched day or rating is not (out of range, not a day).
     case markNotTaken(place: String, reason: String)
     /// A row linked to a movie already known, or named by its TMDB id: no lookup.

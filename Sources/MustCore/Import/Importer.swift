@@ -62,7 +62,7 @@ public struct Importer: Sendable {
         do {
             for file in files {
                 try await importFile(file, &state)
-                state.done += file.size ?? file.reader.position
+                state.done += file.size ?? file.rows.position
             }
         } catch is CancellationError {
             state.summary.interrupted = true
@@ -76,46 +76,49 @@ public struct Importer: Sendable {
     typealias Pending = (place: String, entry: ImportEntry, position: Int, row: Int)
 
     private func importFile(_ file: ImportFile, _ state: inout State) async throws {
-        let reader = file.reader
-        defer { state.summary.encodings[file.name] = reader.encoding.rawValue }
+        let rows = file.rows
+        defer { state.summary.encodings[file.name] = rows.encoding.rawValue }
         let before = state.summary
         let today = WatchDay.of(time.now())
         var chunk: [Pending] = []
-        while let record = try reader.next() {
+        while let (at, row) = try rows.next(member: member, today: today) {
             try Task.checkCancellation()
             state.summary.rows += 1
             state.row += 1
-            switch record {
-            case .malformed(let line, let reason):
+            let place = "\(file.name):\(at)"
+            switch row {
+            case .invalid(let reason):
                 state.summary.invalid += 1
-                events(.invalid(place: "\(file.name):\(line)", reason: reason))
-            case .fields(let fields, let line):
-                let place = "\(file.name):\(line)"
-                switch file.layout.row(fields, member: member, today: today) {
-                case .invalid(let reason):
-                    state.summary.invalid += 1
-                    events(.invalid(place: place, reason: reason))
-                case .skipped(let reason):
-                    state.summary.skipped += 1
-                    state.hold(.skipped(place: place, reason: reason), row: state.row)
-                case .movie(let entry):
-                    if let problem = entry.markProblem {
-                        state.summary.marksNotTaken += 1
-                        events(.markNotTaken(place: place, reason: problem))
-                    }
-                    chunk.append((place, entry, reader.position, state.row))
+                events(.invalid(place: place, reason: reason))
+            case .skipped(let reason), .episode(let reason), .extra(let reason):
+                state.summary.skipped += 1
+                if case .episode = row { state.summary.episodes += 1 }
+                if case .extra = row { state.summary.extras += 1 }
+                state.hold(.skipped(place: place, reason: reason), row: state.row)
+            case .merged(let reason, let rewatch):
+                state.summary.merged += 1
+                if rewatch { state.summary.rewatches += 1 }
+                state.hold(.merged(place: place, reason: reason), row: state.row)
+            case .movie(let entry):
+                if let problem = entry.markProblem {
+                    state.summary.marksNotTaken += 1
+                    events(.markNotTaken(place: place, reason: problem))
                 }
+                chunk.append((place, entry, rows.position, state.row))
             }
-            if chunk.count >= chunkSize {
+            // Rows told only once the chunk before them is settled wait in `held`: a Netflix history of mostly
+            // episodes would hold every one of them until its end.
+            if chunk.count >= chunkSize || state.held.count >= 4 * chunkSize {
                 try await settle(chunk, &state)
                 chunk.removeAll(keepingCapacity: true)
+                tell(&state)
             }
         }
         try await settle(chunk, &state)
         tell(&state)
-        let rows = state.summary.rows - before.rows
-        if rows > 0, state.summary.invalid - before.invalid == rows { state.unreadable.append(file.name) }
-        events(.progress(Double(state.done + (file.size ?? reader.position)) / Double(state.total), state.summary))
+        let read = state.summary.rows - before.rows
+        if read > 0, state.summary.invalid - before.invalid == read { state.unreadable.append(file.name) }
+        events(.progress(Double(state.done + (file.size ?? rows.position)) / Double(state.total), state.summary))
     }
 
     /// Links a chunk's known movies at once, then looks the others up a few at a time and links each batch as it
@@ -243,7 +246,7 @@ public struct Importer: Sendable {
                 guard let found = try await client.find(imdbId: imdbId) else { return .notFound }
                 return .exact(found)
             }
-            let match = try await client.match(title: entry.title, year: entry.year)
+            let match = try await Self.match(entry, client)
             // Letterboxd spells each film as TMDB does: of "Rain" and "rain" (2019), the one spelled so is meant.
             if entry.exactTitle {
                 let titled: [RemoteMovie] =
@@ -274,6 +277,16 @@ public struct Importer: Sendable {
             default: return .failed(error.description)
             }
         }
+    }
+
+    /// The title and year's match; without a year but with the day it was watched (Netflix), among the movies
+    /// released by then, so a remake made after the viewing is never taken for it.
+    static func match(_ entry: ImportEntry, _ client: TMDBClient) async throws -> MovieMatch<RemoteMovie> {
+        guard entry.year == nil, let latest = entry.latestYear else {
+            return try await client.match(title: entry.title, year: entry.year)
+        }
+        let results = try await client.search(entry.title).filter { ($0.year ?? latest) <= latest }
+        return MovieMatch.decide(title: entry.title, year: nil, results: results)
     }
 
     public static let noCredentials = "no TMDB credentials"

@@ -129,20 +129,45 @@ final class ListInput: ByteSource {
     /// Bytes read to look at the start of a stream, handed out again by the first `read`.
     private var peeked: [UInt8] = []
 
-    /// Whether the input starts as a zip does (a Letterboxd export), looked at without losing a stream's bytes.
+    /// Whether the input starts as a zip does (a Letterboxd or Trakt export), looked at without losing a stream's
+    /// bytes.
     func startsLikeZip() throws -> Bool {
-        let magic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
-        if size != nil {
-            var first = [UInt8](repeating: 0, count: 4)
-            let got = first.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, 0) }
-            return got == 4 && first == magic
+        try first(4).starts(with: [0x50, 0x4B, 0x03, 0x04])
+    }
+
+    /// Whether the input is a JSON array (a file of Trakt's export): `[` after a byte order mark and blank space.
+    /// A stream is read only as far as its first visible byte, so a writer that pauses does not hold the check.
+    func startsLikeJSONArray() throws -> Bool {
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        var count = 1
+        while count <= 256 {
+            let start = try first(count)
+            let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+            let text = start.starts(with: mark) ? start.dropFirst(3) : start[...]
+            if start.count < 3, start.count == count, mark.starts(with: start) {
+                count += 1
+                continue
+            }
+            if let visible = text.first(where: { !blank.contains($0) }) { return visible == UInt8(ascii: "[") }
+            guard start.count == count else { return false }
+            count += 1
         }
-        while peeked.count < 4 {
-            let more = try readFromDescriptor(upTo: 4 - peeked.count)
+        return false
+    }
+
+    /// Up to `count` bytes from the start, read again by the first `read` (a stream's are kept in `peeked`).
+    private func first(_ count: Int) throws -> [UInt8] {
+        if size != nil {
+            var bytes = [UInt8](repeating: 0, count: count)
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+            return Array(bytes.prefix(max(got, 0)))
+        }
+        while peeked.count < count {
+            let more = try readFromDescriptor(upTo: count - peeked.count)
             if more.isEmpty { break }
             peeked += more
         }
-        return peeked.starts(with: magic)
+        return Array(peeked.prefix(count))
     }
 
     /// Copies the rest of a stream into a file (a zip read from a pipe: its table of contents is at its end).
