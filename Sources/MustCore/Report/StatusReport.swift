@@ -17,6 +17,8 @@ public struct StatusReport: Sendable, Encodable {
     public var needsChoice: [MovieNeedingChoice] = []
     /// What the newData hook did last time it ran (StatusReport+Hook.swift).
     public var hook: HookRecord?
+    /// Each notification destination's last success, last failure and waiting messages (StatusReport+Notify.swift).
+    public var notify: [NotifyDestinationStatus] = []
     /// False on the page and in `/api/status`: anyone who can reach the page may read them, and the hook's program
     /// path and the end of its error output can hold anything the hook printed. Only whether it ran and how it
     /// ended are shown there; `mustc status` at the terminal keeps both.
@@ -40,7 +42,7 @@ public struct StatusReport: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
-            checks, needsChoice, hook
+            checks, needsChoice, hook, notify
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -61,6 +63,7 @@ public struct StatusReport: Sendable, Encodable {
         } else {
             try container.encode(hook.map(HookRecord.Outline.init), forKey: .hook)
         }
+        try container.encode(notify, forKey: .notify)
     }
 
     /// The report as the page shows it: without the hook's program and output.
@@ -114,6 +117,7 @@ public struct StatusReport: Sendable, Encodable {
         }
         lines.append(contentsOf: choiceLines())
         lines.append(contentsOf: hookLines())
+        lines.append(contentsOf: notifyLines())
         return lines.joined(separator: "\n")
     }
 }

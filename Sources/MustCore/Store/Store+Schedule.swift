@@ -176,6 +176,7 @@ extension Store {
                 checks: try Self.checkCounts(db, now: now), now: now)
             report.needsChoice = try Self.moviesNeedingChoice(db)
             report.hook = try Self.lastHookRun(db)
+            report.notify = try Self.notifyStatus(db)
             return report
         }
     }

@@ -66,6 +66,8 @@ struct StatusPage: Sendable {
     var unresolved: String?
     var choices: [Choice]
     var hook: [String]
+    /// Each notification destination's last success, last failure and waiting count.
+    var notify: [String]
     /// Signed in: the settle buttons' token (filled in for each viewer as the page is sent).
     var csrf: String?
 
@@ -101,6 +103,7 @@ struct StatusPage: Sendable {
                 })
         }
         hook = status.hookLines().filter { !$0.isEmpty }.map { Shown.text($0.trimmingCharacters(in: .whitespaces)) }
+        notify = status.notifyLines().filter { !$0.isEmpty }.map(Shown.text)
     }
 
     static func scheduleLines(_ status: StatusReport, time: TimeText) -> [String] {

@@ -191,6 +191,7 @@ extension Templates {
         {{/choices}}
         {{/empty(choices)}}
         {{^empty(hook)}}<h2>The newData hook</h2>{{#hook}}<p><bdi>{{.}}</bdi></p>{{/hook}}{{/empty(hook)}}
+        {{^empty(notify)}}<h2>Notifications</h2>{{#notify}}<p><bdi>{{.}}</bdi></p>{{/notify}}{{/empty(notify)}}
         {{/main}}{{/layout}}
         """
 }
