@@ -7,6 +7,7 @@ CREATE TABLE notifyOutbox (
     title TEXT NOT NULL,
     body TEXT NOT NULL,
     click TEXT,
+    items INTEGER NOT NULL DEFAULT 0,
     createdAt DOUBLE NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     nextAttemptAt DOUBLE NOT NULL

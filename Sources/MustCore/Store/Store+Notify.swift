@@ -34,11 +34,13 @@ extension Store {
             for destination in destinations {
                 try db.execute(
                     sql: """
-                        INSERT INTO notifyOutbox (destination, title, body, click, createdAt, attempts, nextAttemptAt)
-                        VALUES (?, ?, ?, ?, ?, 0, ?)
+                        INSERT INTO notifyOutbox
+                            (destination, title, body, click, items, createdAt, attempts, nextAttemptAt)
+                        VALUES (?, ?, ?, ?, ?, ?, 0, ?)
                         """,
                     arguments: [
-                        destination, message.title, message.body, message.click, now.timeIntervalSince1970,
+                        destination, message.title, message.body, message.click, message.items,
+                        now.timeIntervalSince1970,
                         now.timeIntervalSince1970,
                     ])
             }
@@ -51,14 +53,15 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, destination, title, body, click, createdAt, attempts FROM notifyOutbox
+                    SELECT id, destination, title, body, click, items, createdAt, attempts FROM notifyOutbox
                     WHERE destination = ? AND nextAttemptAt <= ? ORDER BY createdAt, id LIMIT ?
                     """,
                 arguments: [destination, now.timeIntervalSince1970, limit]
             ).map { row in
                 OutboxEntry(
                     id: row["id"], destination: row["destination"],
-                    message: NotifyMessage(title: row["title"], body: row["body"], click: row["click"], items: 0),
+                    message: NotifyMessage(
+                        title: row["title"], body: row["body"], click: row["click"], items: row["items"]),
                     createdAt: Date(timeIntervalSince1970: row["createdAt"]), attempts: row["attempts"])
             }
         }
