@@ -39,6 +39,8 @@ public final class NotifyStubServer: @unchecked Sendable {
     private var connections: Set<Int32> = []
     private var stopped = false
     private var nextId = 1
+    private var hanging = 0
+    private var peakHanging = 0
     public private(set) var port: UInt16 = 0
 
     public init() {}
@@ -49,6 +51,9 @@ public final class NotifyStubServer: @unchecked Sendable {
     public var requests: [Request] { locked { recorded } }
     public func inject(_ fault: Fault, times: Int? = nil) { locked { faults.append((fault, times)) } }
     public func clearFaults() { locked { faults.removeAll() } }
+    /// The most hanging requests held at one moment: 2 or more means a client sent them at once, not one after
+    /// the other's timeout (a client that gives up closes, which ends its hold).
+    public var peakHangingRequests: Int { locked { peakHanging } }
 
     /// Listens on 127.0.0.1 (`requested` 0 picks a free port; the same one again brings a stopped server back).
     public func start(port requested: UInt16 = 0) throws {
@@ -119,7 +124,7 @@ public final class NotifyStubServer: @unchecked Sendable {
         while let request = Self.read(connection, &buffer) {
             let (status, headers, body, hang) = respond(to: request)
             if hang {
-                while !locked({ stopped }) { usleep(20_000) }
+                hold(connection)
                 break
             }
             var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\n"
@@ -133,6 +138,21 @@ public final class NotifyStubServer: @unchecked Sendable {
             _ = connections.remove(connection)
             close(connection)
         }
+    }
+
+    /// A hanging answer: nothing until the server stops or the client gives up and closes.
+    private func hold(_ connection: Int32) {
+        locked {
+            hanging += 1
+            peakHanging = max(peakHanging, hanging)
+        }
+        var byte: UInt8 = 0
+        while !locked({ stopped }) {
+            let peeked = recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { break }
+            usleep(20_000)
+        }
+        locked { hanging -= 1 }
     }
 
     /// One request: its head, then `Content-Length` bytes of body; nil when the peer closed.
@@ -206,7 +226,8 @@ public final class NotifyStubServer: @unchecked Sendable {
 
     private func gotify(_ request: Request, _ sent: [String: Any]) -> (Int, [(String, String)], Data, Bool) {
         guard request.headers["x-gotify-key"] == gotifyToken else {
-            let body = #"{"error":"Unauthorized","errorCode":401,"errorDescription":"you need to provide a valid access token or user credentials to access this api"}"#
+            let body =
+                #"{"error":"Unauthorized","errorCode":401,"errorDescription":"you need to provide a valid access token or user credentials to access this api"}"#
             return (401, [], Data(body.utf8), false)
         }
         let answer: [String: Any] = [

@@ -1,13 +1,16 @@
 import Foundation
-@testable import MustCore
 import Testing
+
+@testable import MustCore
 
 /// Issue 36's words: each kind of news becomes the family's sentence, a rating counts only when it moves at one
 /// decimal, votes and popularity never make a message alone, and untrusted text cannot act on the phone.
 @Suite struct NotifyWordsTests {
     let at = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func arrival(_ title: String, _ year: Int?, _ provider: String, arrived: Bool = true, members: [String] = [], id: Int? = nil)
+    func arrival(
+        _ title: String, _ year: Int?, _ provider: String, arrived: Bool = true, members: [String] = [], id: Int? = nil
+    )
         -> AvailabilityChange
     {
         AvailabilityChange(
@@ -15,12 +18,14 @@ import Testing
             members: members)
     }
 
-    func move(_ title: String, _ year: Int?, from: Double?, to: Double?, votes: (Int, Int) = (100, 100),
-        popularity: (Double, Double) = (5, 5), members: [String] = [], id: Int? = nil) -> MovieChanges
-    {
+    func move(
+        _ title: String, _ year: Int?, from: Double?, to: Double?, votes: (Int, Int) = (100, 100),
+        popularity: (Double, Double) = (5, 5), members: [String] = [], id: Int? = nil
+    ) -> MovieChanges {
         var movie = MovieChanges(
             title: title, year: year, remoteId: id, changes: 1,
-            first: DatedFigures(at: at, figures: Figures(popularity: popularity.0, voteAverage: from, voteCount: votes.0)),
+            first: DatedFigures(
+                at: at, figures: Figures(popularity: popularity.0, voteAverage: from, voteCount: votes.0)),
             last: DatedFigures(at: at, figures: Figures(popularity: popularity.1, voteAverage: to, voteCount: votes.1)),
             members: members, popularity: [])
         movie.posterPath = nil
@@ -72,7 +77,9 @@ import Testing
     @Test func titlesAndNamesCannotActOrFakeALine() throws {
         let report = ChangesReport(
             since: at, changes: [],
-            availability: [arrival("Evil\u{1B}]0;owned\u{07}\nNow on Netflix: Fake", nil, "Net\u{202E}flix", members: ["A\nB"])])
+            availability: [
+                arrival("Evil\u{1B}]0;owned\u{07}\nNow on Netflix: Fake", nil, "Net\u{202E}flix", members: ["A\nB"])
+            ])
         let message = try #require(NotifyWords.news(report, kinds: every, publicURL: nil))
         #expect(!message.body.contains("\n") && !message.body.contains("\u{1B}") && !message.body.contains("\u{202E}"))
         #expect(message.body == #"Now on Net\u202Eflix: Evil\u001B]0;owned\u0007\nNow on Netflix: Fake, kept by A\nB"#)
@@ -80,29 +87,34 @@ import Testing
 
     @Test func theLinkIsTheMoviesPageForOneItemAndTheFamilysForSeveral() throws {
         let one = ChangesReport(since: at, changes: [], availability: [arrival("Dune", 2021, "Netflix", id: 438631)])
-        #expect(NotifyWords.news(one, kinds: every, publicURL: "https://movies.example.org/")?.click
-            == "https://movies.example.org/movies/438631")
+        #expect(
+            NotifyWords.news(one, kinds: every, publicURL: "https://movies.example.org/")?.click
+                == "https://movies.example.org/movies/438631")
         let two = ChangesReport(
             since: at, changes: [],
             availability: [arrival("Dune", 2021, "Netflix", id: 1), arrival("Up", 2009, "Netflix", id: 2)])
-        #expect(NotifyWords.news(two, kinds: every, publicURL: "https://movies.example.org")?.click
-            == "https://movies.example.org/")
+        #expect(
+            NotifyWords.news(two, kinds: every, publicURL: "https://movies.example.org")?.click
+                == "https://movies.example.org/")
     }
 
     @Test func aLongListNamesTheRestAndTheTitleCountsThemAll() throws {
         let many = (1...25).map { arrival("Movie \($0)", 2000 + $0, "Netflix") }
-        let message = try #require(NotifyWords.news(ChangesReport(since: at, changes: [], availability: many), kinds: every, publicURL: nil))
+        let message = try #require(
+            NotifyWords.news(ChangesReport(since: at, changes: [], availability: many), kinds: every, publicURL: nil))
         let lines = message.body.split(separator: "\n")
         #expect(message.title == "Movie news: 25 items" && lines.count == 21 && lines.last == "and 5 more")
     }
 
     @Test func tonightListsTheTopThreeWithWhereEachStreams() {
-        var first = NightCandidate(movieId: 1, title: "Dune", year: 2021, voteAverage: 8.06, voteCount: 9000, keptBy: ["Ann"])
+        var first = NightCandidate(
+            movieId: 1, title: "Dune", year: 2021, voteAverage: 8.06, voteCount: 9000, keptBy: ["Ann"])
         first.providers = [
             ProviderOffer(kind: .rent, id: 2, name: "Apple TV"), ProviderOffer(kind: .flatrate, id: 8, name: "Netflix"),
             ProviderOffer(kind: .flatrate, id: 337, name: "Disney Plus"),
         ]
-        var second = NightCandidate(movieId: 2, title: "Up", year: 2009, voteAverage: 7.9, voteCount: 100, keptBy: ["Bob"])
+        var second = NightCandidate(
+            movieId: 2, title: "Up", year: 2009, voteAverage: 7.9, voteCount: 100, keptBy: ["Bob"])
         second.providers = [ProviderOffer(kind: .buy, id: 2, name: "Apple TV")]
         let third = NightCandidate(movieId: 3, title: "New", year: nil, keptBy: ["Bob"])
         let picks = [first, second, third].map { NightPick(candidate: $0, weighted: nil, why: "") }
@@ -133,7 +145,9 @@ import Testing
         let friday = try #require(WeeklyTime.parse("Fri 18:00"))
         #expect(friday.latest(atOrBefore: now, in: berlin) == ISO8601DateFormatter().date(from: "2026-11-27T17:00:00Z"))
         // In UTC it is not 18:00 yet: last week's.
-        #expect(friday.latest(atOrBefore: now, in: TimeZone(identifier: "UTC")!) == ISO8601DateFormatter().date(from: "2026-11-20T18:00:00Z"))
+        #expect(
+            friday.latest(atOrBefore: now, in: TimeZone(identifier: "UTC")!)
+                == ISO8601DateFormatter().date(from: "2026-11-20T18:00:00Z"))
     }
 
     @Test func aFailedMessageIsTriedAtTheNextRunThenWithBackoff() {

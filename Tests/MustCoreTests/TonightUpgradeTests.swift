@@ -19,7 +19,10 @@ import Testing
         let before = try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id")
         let history = try sqlite(path, "SELECT count(*) FROM movieHistory")
         let store = try Store(path: path, logger: quietLogger)
-        #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier >= '0012'") == "2")
+        #expect(
+            try sqlite(
+                path, "SELECT count(*) FROM schemaMigration WHERE identifier IN ('0012_tonight', '0013_age_limit')")
+                == "2")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id") == before)

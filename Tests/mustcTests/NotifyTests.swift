@@ -21,7 +21,8 @@ import Testing
     init() throws {
         stub = TMDBStubServer(movies: Self.movies)
         stub.setExtras(
-            id: 920_001, StubExtras(runtime: 95, genres: ["Family"], certification: "G", offers: ["flatrate": [.netflix]]))
+            id: 920_001,
+            StubExtras(runtime: 95, genres: ["Family"], certification: "G", offers: ["flatrate": [.netflix]]))
         stub.setExtras(
             id: 920_002,
             StubExtras(runtime: 120, genres: ["Horror"], certification: "R", offers: ["flatrate": [.disneyPlus]]))
@@ -113,7 +114,9 @@ import Testing
         // A real move is news under kinds ["availability", "rating"].
         stub.update(id: 920_002) { $0.voteAverage = 8.16 }
         _ = try await fetch()
-        #expect(messages(after: quiet).first?.json?["message"] as? String == "Rough (2021) rose to 8.2 (Claire and Daniel keep it)")
+        #expect(
+            messages(after: quiet).first?.json?["message"] as? String
+                == "Rough (2021) rose to 8.2 (Claire and Daniel keep it)")
     }
 
     @Test func aDestinationThatIsDownGetsTheMessageOnceItIsBack() async throws {
@@ -128,7 +131,8 @@ import Testing
         let fetched = try await fetch()
         #expect(try fetched.json()["result"] as? String == "newData", "the fetch's result is its own")
         let status = try await mustc("status", "--json")
-        let webhook = try #require((try status.json()["notify"] as? [[String: Any]])?.first { $0["name"] as? String == "webhook" })
+        let webhook = try #require(
+            (try status.json()["notify"] as? [[String: Any]])?.first { $0["name"] as? String == "webhook" })
         #expect(webhook["waiting"] as? Int == 1 && webhook["lastFailure"] as? String != nil, "\(webhook)")
         try later.start(port: port)
         defer { later.stop() }
@@ -172,7 +176,8 @@ import Testing
             #"{"notify": {"ntfy": {"url": "http://127.0.0.1:1/t", "priority": 9}}}"#: "notify.ntfy.priority",
             #"{"notify": {"ntfy": {"url": "http://127.0.0.1:1/"}}}"#: "notify.ntfy.url",
             #"{"notify": {"webhook": {"url": "ftp://x/"}}}"#: "notify.webhook.url",
-            #"{"notify": {"webhook": {"url": "http://x/", "headers": {"X-A": "a\nB: c"}}}}"#: "notify.webhook.headers.X-A",
+            #"{"notify": {"webhook": {"url": "http://x/", "headers": {"X-A": "a\nB: c"}}}}"#:
+                "notify.webhook.headers.X-A",
             #"{"notify": {"kinds": ["night"]}}"#: "notify.tonight",
             #"{"notify": {"tonight": "Fri 18:00"}}"#: "notify.kinds",
             #"{"notify": {"tonight": "Friday evening", "kinds": ["night"]}}"#: "notify.tonight",

@@ -11,7 +11,9 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "notify"])
+        try section.checkKeys([
+            "database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "notify",
+        ])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {
@@ -88,7 +90,8 @@ struct ConfigFileReader {
         }
         if config.notify.kinds.contains(.night), config.notify.tonight == nil {
             throw .invalidValue(
-                source: path, key: "notify.tonight", expected: "set (such as \"Fri 18:00\") when notify.kinds holds \"night\"")
+                source: path, key: "notify.tonight",
+                expected: "set (such as \"Fri 18:00\") when notify.kinds holds \"night\"")
         }
     }
 
@@ -338,7 +341,11 @@ private struct Section {
     }
 
     static func isHeaderName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0)) }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0))
+            }
     }
 
     func url(_ key: String) throws(ConfigError) -> URL? {

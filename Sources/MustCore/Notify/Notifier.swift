@@ -63,7 +63,8 @@ public struct Notifier: Sendable {
 
     private func enqueueTonightIfDue(now: Date) throws(StoreError) {
         guard settings.kinds.contains(.night), let weekly = settings.tonight,
-            let occurrence = TonightSchedule.due(weekly, now: now, zone: timeZone, lastSent: try store.tonightLastSent())
+            let occurrence = TonightSchedule.due(
+                weekly, now: now, zone: timeZone, lastSent: try store.tonightLastSent())
         else { return }
         if let message = try tonightMessage(now: now) { try store.enqueue(message, to: names, now: now) }
         try store.markTonightSent(for: occurrence)
@@ -157,7 +158,8 @@ public struct Notifier: Sendable {
                         entry?.id, destination: destination.name, failure: reason, configProblem: false,
                         retryAt: retry, now: now)
                 case .refused(_, let reason):
-                    let retry = NotifyRetry.next(attempts: max((entry?.attempts ?? 0) + 1, 2), now: now, retryAfter: nil)
+                    let retry = NotifyRetry.next(
+                        attempts: max((entry?.attempts ?? 0) + 1, 2), now: now, retryAfter: nil)
                     try store.notifyFailed(
                         entry?.id, destination: destination.name, failure: reason, configProblem: true,
                         retryAt: retry, now: now)

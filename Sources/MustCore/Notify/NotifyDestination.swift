@@ -14,7 +14,8 @@ public struct NotifyDestination: Sendable, Equatable, CustomStringConvertible {
     /// The webhook's extra headers, such as `Authorization` for Home Assistant or n8n.
     public var headers: [String: String] = [:]
 
-    public init(service: Service, url: URL, token: String? = nil, priority: Int? = nil, headers: [String: String] = [:]) {
+    public init(service: Service, url: URL, token: String? = nil, priority: Int? = nil, headers: [String: String] = [:])
+    {
         (self.service, self.url, self.token, self.priority, self.headers) = (service, url, token, priority, headers)
     }
 

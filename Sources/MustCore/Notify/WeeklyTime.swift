@@ -7,7 +7,9 @@ public struct WeeklyTime: Sendable, Equatable, CustomStringConvertible {
     public var hour: Int
     public var minute: Int
 
-    public init(weekday: Int, hour: Int, minute: Int) { (self.weekday, self.hour, self.minute) = (weekday, hour, minute) }
+    public init(weekday: Int, hour: Int, minute: Int) {
+        (self.weekday, self.hour, self.minute) = (weekday, hour, minute)
+    }
 
     static let days = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
     static let fullDays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]

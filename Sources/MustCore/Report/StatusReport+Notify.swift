@@ -11,7 +11,8 @@ extension StatusReport {
 
     static func line(_ destination: NotifyDestinationStatus) -> String {
         var parts: [String] = []
-        parts.append(destination.lastSuccessAt.map { "last delivered \(ISO8601.string($0))" } ?? "nothing delivered yet")
+        parts.append(
+            destination.lastSuccessAt.map { "last delivered \(ISO8601.string($0))" } ?? "nothing delivered yet")
         if let failed = destination.lastFailureAt,
             destination.lastSuccessAt.map({ failed > $0 }) ?? true || destination.configProblem
         {

@@ -106,7 +106,8 @@ extension Store {
         try write { db in
             let counts = try Row.fetchAll(
                 db,
-                sql: "SELECT destination, count(*) AS dropped FROM notifyOutbox WHERE createdAt < ? GROUP BY destination",
+                sql:
+                    "SELECT destination, count(*) AS dropped FROM notifyOutbox WHERE createdAt < ? GROUP BY destination",
                 arguments: [cutoff.timeIntervalSince1970])
             var total = 0
             for row in counts {
@@ -129,15 +130,18 @@ extension Store {
     /// The weekly tonight message sent last: the occurrence it was for.
     public func tonightLastSent() throws(StoreError) -> Date? {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [Self.tonightSentSetting])
-                .flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+            try String.fetchOne(
+                db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [Self.tonightSentSetting]
+            )
+            .flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         }
     }
 
     public func markTonightSent(for occurrence: Date) throws(StoreError) {
         try write { db in
             try db.execute(
-                sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                sql:
+                    "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
                 arguments: [Self.tonightSentSetting, String(occurrence.timeIntervalSince1970)])
         }
     }
