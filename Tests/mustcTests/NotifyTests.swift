@@ -155,8 +155,40 @@ import Testing
         let status = try await mustc("status")
         #expect(status.stdout.contains("check notify.ntfy in the config"), "\(status.stdout)")
         #expect(!status.all.contains("tk_wrong"))
+        // The page's /status and /api/status say the same, without the token.
+        let server = try await ServeProcess.start(mustc)
+        defer { server.ensureStopped() }
+        let page = try await HTTP.get(server.url + "status")
+        let api = try await HTTP.get(server.url + "api/status")
+        #expect(page.body.contains("Notifications to ntfy: nothing delivered yet; last failed"), "\(page.body)")
+        #expect(page.body.contains("Notifications to gotify: last delivered"))
+        let listed = try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any]
+        #expect((listed?["notify"] as? [[String: Any]])?.count == 3, "\(api.body)")
+        for answer in [page, api] {
+            #expect(!answer.body.contains("tk_wrong") && !answer.body.contains(Self.hookSecret))
+        }
         try writeConfig()
         #expect(try await mustc("notify", "--test").status == 0)
+    }
+
+    @Test func theHooksEnvironmentHoldsNoNotifyToken() async throws {
+        let script = mustc.home.file("hook.sh")
+        try "#!/bin/sh\nenv > \"$HOME/env.txt\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeConfig()
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""tmdb": {"#, with: #""fetch": {"onNewData": ["\#(script)"]}, "tmdb": {"#)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        // A variable that happens to hold a token (a script that exported it) is dropped like TMDB's key.
+        mustc.environment["FAMILY_NTFY"] = Self.ntfyToken
+        mustc.environment["FAMILY_HOOK"] = "Bearer \(Self.hookSecret)"
+        try await family()
+        stub.update(id: 920_001) { $0.voteCount += 10 }
+        #expect(try await fetch().json()["result"] as? String == "newData")
+        let environment = try String(contentsOfFile: mustc.home.file("env.txt"), encoding: .utf8)
+        #expect(environment.contains("MUSTC_CONFIG="))
+        #expect(!environment.contains(Self.ntfyToken) && !environment.contains(Self.hookSecret))
+        #expect(!environment.contains(server.gotifyToken))
     }
 
     @Test func tonightGoesNowWithTheMembersOwnLimits() async throws {
