@@ -10,6 +10,8 @@ public struct TMDBClient: Sendable {
     public var retry: RetryPolicy
     public var limiter: RateLimiter?
     public var counter: RequestCounter?
+    /// The waits between retries, the jitter in them, a Retry-After date's distance, and the timing logs.
+    public var time: TimeSource
     /// Where the transport's answers arrive; a fetch runs its operations there (see `HTTPStack`).
     public var executor: (any TaskExecutor)?
     let transport: HTTPTransport
@@ -18,7 +20,7 @@ public struct TMDBClient: Sendable {
     public init(
         baseURL: URL, credentials: TMDBCredentials, language: String? = nil, timeout: TimeInterval = 10,
         retry: RetryPolicy = RetryPolicy(), limiter: RateLimiter? = nil, counter: RequestCounter? = nil,
-        transport: @escaping HTTPTransport, executor: (any TaskExecutor)? = nil, logger: Logger
+        transport: @escaping HTTPTransport, executor: (any TaskExecutor)? = nil, time: TimeSource, logger: Logger
     ) {
         self.baseURL = baseURL
         self.credentials = credentials
@@ -27,6 +29,7 @@ public struct TMDBClient: Sendable {
         self.retry = retry
         self.limiter = limiter
         self.counter = counter
+        self.time = time
         self.transport = transport
         self.executor = executor
         self.logger = logger
@@ -51,11 +54,7 @@ public struct TMDBClient: Sendable {
     /// would put another movie on the family's lists.
     public func details(id: Int) async throws -> RemoteMovie {
         let movie: RemoteMovie = try await get("movie/\(id)", query: [])
-        guard movie.id == id else {
-            throw TMDBError.malformed(
-                url: Redaction.url(url("movie/\(id)", query: [])),
-                reason: "it describes movie \(movie.id), not \(id) as asked")
-        }
+        try check(movie, asked: id, query: [])
         return movie
     }
 
@@ -65,9 +64,19 @@ public struct TMDBClient: Sendable {
         guard let extrasRegion else { return (try await details(id: id), nil) }
         let decoder = JSONDecoder()
         decoder.userInfo[.tmdbRegion] = extrasRegion
-        let answer: DetailsAnswer = try await get(
-            "movie/\(id)", query: [("append_to_response", "release_dates,watch/providers")], decoder: decoder)
+        let query = [("append_to_response", "release_dates,watch/providers")]
+        let answer: DetailsAnswer = try await get("movie/\(id)", query: query, decoder: decoder)
+        try check(answer.movie, asked: id, query: query)
         return (answer.movie, answer.extras)
+    }
+
+    /// Every details request, with the blocks or without: an answer naming another id is refused, its figures and
+    /// blocks unread.
+    private func check(_ movie: RemoteMovie, asked id: Int, query: [(String, String)]) throws {
+        guard movie.id != id else { return }
+        throw TMDBError.malformed(
+            url: Redaction.url(url("movie/\(id)", query: query)),
+            reason: "it describes movie \(movie.id), not \(id) as asked")
     }
 
     /// `GET /certification/movie/list`: the region's movie certifications in TMDB's order (empty when it has none).
@@ -133,13 +142,13 @@ public struct TMDBClient: Sendable {
             } catch let error as TMDBError
                 where error.isTransient && attempt < retry.maxRetries && (error.retryAfter ?? 0) <= retry.maxDelay
             {
-                let pause = retry.delay(beforeRetry: attempt, retryAfter: error.retryAfter) { Double.random(in: 0..<1) }
+                let pause = retry.delay(beforeRetry: attempt, retryAfter: error.retryAfter, random: time.random)
                 if let retryAfter = error.retryAfter { await limiter?.pause(for: retryAfter) }
                 logger.debug(
                     "retrying TMDB request",
                     metadata: ["url": "\(Redaction.url(url))", "error": "\(error)", "pause": "\(pause)"])
                 attempt += 1
-                try await Task.sleep(for: .seconds(pause))
+                try await time.sleep(seconds: pause)
             }
         }
     }
@@ -150,7 +159,7 @@ public struct TMDBClient: Sendable {
         counter?.increment()
         // Redacted only when shown: redaction parses the URL again, which most requests never need.
         var shown: String { Redaction.url(request.url) }
-        let started = ContinuousClock.now
+        let started = time.instant
         let response: HTTPResponse
         do {
             response = try await transport(request)
@@ -161,7 +170,7 @@ public struct TMDBClient: Sendable {
         }
         logger.debug(
             "GET \(shown) -> \(response.status)",
-            metadata: ["ms": "\(Int((ContinuousClock.now - started).seconds * 1000))"])
+            metadata: ["ms": "\(Int(time.seconds(since: started) * 1000))"])
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
             return try decoder.decode(T.self, from: response.body)
@@ -197,7 +206,7 @@ public struct TMDBClient: Sendable {
         case 404 where !tmdbs, 400...499 where response.status != 429 && !Self.looksLikeJSON(response.body):
             return .wrongAddress(url: url, status: response.status)
         case 404: return .notFound(code: code, message: message)
-        case 429: return .rateLimited(retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
+        case 429: return .rateLimited(retryAfter: RetryAfter.seconds(response.headers["retry-after"], now: time.now()))
         case 500...599: return .server(status: response.status, code: code, message: message)
         case 400...499: return .rejected(status: response.status, code: code, message: message)
         default: return .malformed(url: url, reason: "unexpected HTTP status \(response.status)")
