@@ -53,12 +53,12 @@ public final class WebEdits: Sendable {
     /// The editor over a writable store, opened on first use; call it on the blocking pool.
     func editor() throws -> MovieEditor {
         if let reason = readOnlyReason { throw EditsOff(reason: reason) }
-        let (path, logger, now, random) = (path, logger, time.now, time.random)
+        let (path, logger, time) = (path, logger, time)
         let checks = MovieSchedulePolicy(config.schedule)
         return try writable.withLock { editor in
             if let editor { return editor }
             let opened = MovieEditor(
-                store: try Store(path: path, logger: logger), checks: checks, clock: now, random: random)
+                store: try Store(path: path, logger: logger), checks: checks, time: time)
             editor = opened
             return opened
         }
