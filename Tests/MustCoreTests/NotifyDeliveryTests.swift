@@ -15,7 +15,7 @@ import Testing
     let store: Store
     /// Made once: its date follows `clock` from the moment it was made.
     let time: TimeSource
-    let transport = CurlTransport.make(maxConnections: 4)
+    let transport = CurlTransport.make(maxConnections: 4, time: .system)
     static let ntfyToken = "tk_notify0secret0token0abcdefghij"
 
     init() throws {
@@ -123,7 +123,7 @@ import Testing
         #expect(
             SendOutcome.classify(
                 .success(HTTPResponse(status: 403, body: Data(#"{"error":"bad token tk_wrong0token"}"#.utf8))),
-                timeout: 10, secrets: ["tk_wrong0token"]
+                timeout: 10, secrets: ["tk_wrong0token"], now: start
             ).description.hasSuffix("bad token REDACTED"))
     }
 
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func theWeeklyTonightMessageGoesOnceAWeek() async throws {
-        for (member, title) in [("Ann", "Up"), ("Bob", "Amélie")] { _ = try store.link(member: member, title: title) }
+        for (member, title) in [("Ann", "Up"), ("Bob", "Amélie")] { _ = try store.link(member: member, title: title, now: start) }
         var weekly = notifier([destinations()[0]])
         weekly.settings.kinds = [.night]
         weekly.settings.tonight = WeeklyTime.parse("Fri 18:00")

@@ -30,7 +30,7 @@ public struct Notifier: Sendable {
         guard !config.notify.destinations.isEmpty else { return nil }
         var notifier = Notifier(
             settings: config.notify, store: store,
-            transport: CurlTransport.make(maxConnections: config.notify.destinations.count), time: time,
+            transport: CurlTransport.make(maxConnections: config.notify.destinations.count, time: time), time: time,
             logger: logger)
         notifier.services = config.family.services
         notifier.region = config.family.region
@@ -141,7 +141,7 @@ public struct Notifier: Sendable {
         } catch {
             result = .failure(error)
         }
-        return SendOutcome.classify(result, timeout: timeout, secrets: settings.secrets)
+        return SendOutcome.classify(result, timeout: timeout, secrets: settings.secrets, now: time.now())
     }
 
     private func record(_ outcome: SendOutcome, entry: OutboxEntry?, destination: NotifyDestination) async {

@@ -19,7 +19,9 @@ public enum SendOutcome: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An answer or a transport error, classified; `secrets` are cut out of the server's text.
-    static func classify(_ result: Result<HTTPResponse, any Error>, timeout: TimeInterval, secrets: [String])
+    static func classify(
+        _ result: Result<HTTPResponse, any Error>, timeout: TimeInterval, secrets: [String], now: Date
+    )
         -> SendOutcome
     {
         let response: HTTPResponse
@@ -38,7 +40,7 @@ public enum SendOutcome: Sendable, Equatable, CustomStringConvertible {
         let said = text.isEmpty ? "" : ": \(text)"
         switch status {
         case 429:
-            let wait = RetryAfter.seconds(response.headers["retry-after"])
+            let wait = RetryAfter.seconds(response.headers["retry-after"], now: now)
             return .failed(reason: "429 too many requests\(said)", after: wait)
         case 500...:
             return .failed(reason: "\(status) from the server\(said)", after: nil)
