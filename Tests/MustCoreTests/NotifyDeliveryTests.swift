@@ -170,7 +170,9 @@ import Testing
     }
 
     @Test func theWeeklyTonightMessageGoesOnceAWeek() async throws {
-        for (member, title) in [("Ann", "Up"), ("Bob", "Amélie")] { _ = try store.link(member: member, title: title, now: start) }
+        for (member, title) in [("Ann", "Up"), ("Bob", "Amélie")] {
+            _ = try store.link(member: member, title: title, now: start)
+        }
         var weekly = notifier([destinations()[0]])
         weekly.settings.kinds = [.night]
         weekly.settings.tonight = WeeklyTime.parse("Fri 18:00")
