@@ -11,7 +11,8 @@ struct FetchCommand: AsyncParsableCommand {
             after a change and later while the movie stays the same. Without --force a fetch runs only when a \
             movie is due, checks only the due movies, and otherwise says when the next fetch is due; --force \
             checks every movie now. Only one fetch runs at a time. After a newData run, fetch.onNewData (if \
-            configured) gets that run's changes as JSON on stdin; it never changes the result or the exit code. \
+            configured) gets that run's changes as JSON on stdin, and the notify destinations (if configured) hear \
+            of its news; neither changes the result or the exit code. \
             Exit codes: 0 for newData, noData, not due and already running; 75 when the run failed.
             """
     )
@@ -35,6 +36,7 @@ struct FetchCommand: AsyncParsableCommand {
             let store = try global.openStore(config)
             var configured = try makeFetch(config: config, store: store)
             configured.hook = hook
+            configured.notifier = Notifier.configured(config, store: store, time: .system, logger: global.logger)
             configured.historyKeep = config.history.keep
             let fetch = configured
             let signals = Signals()
@@ -85,7 +87,7 @@ struct FetchCommand: AsyncParsableCommand {
             return try NewDataHook(
                 arguments: arguments, timeout: config.fetch.onNewDataTimeout,
                 environment: ProcessInfo.processInfo.environment,
-                secrets: [config.tmdb.apiKey, config.tmdb.accessToken].compactMap { $0 })
+                secrets: [config.tmdb.apiKey, config.tmdb.accessToken].compactMap { $0 } + config.notify.secrets)
         } catch {
             throw Failure.config(error.description)
         }

@@ -21,6 +21,7 @@ struct Mustc: AsyncParsableCommand {
             FetchCommand.self, StatusCommand.self, ServeCommand.self,
             PasswordCommand.self,
             WebhookCommand.self,
+            NotifyCommand.self,
         ]
     )
 

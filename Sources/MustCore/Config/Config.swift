@@ -49,7 +49,7 @@ public struct Config: Sendable, Equatable {
         /// so a website the family visits cannot read the lists through DNS rebinding.
         public var hosts: [String] = []
         /// The page's address as others reach it (a proxy's https URL), without a trailing slash: the base of the
-        /// webhook URLs `mustc webhook` prints. nil: the listen address.
+        /// webhook URLs `mustc webhook` prints, and of the links in notifications. nil: the listen address.
         public var publicURL: String?
     }
 
@@ -90,8 +90,32 @@ public struct Config: Sendable, Equatable {
     public var history = History()
     public var serve = Serve()
     public var posters = Posters()
+    public var notify = Notify()
 
     public init() {}
+}
+
+extension Config {
+    /// Where the family hears of news (issue 36): ntfy, Gotify and a plain webhook, what kinds of news, and when
+    /// tonight's pick goes out.
+    public struct Notify: Sendable, Equatable {
+        public enum Kind: String, Sendable, CaseIterable { case availability, rating, night }
+
+        public var destinations: [NotifyDestination] = []
+        /// Availability only by default: the news families ask for.
+        public var kinds: Set<Kind> = [.availability]
+        /// The weekly time of tonight's pick, in `serve.timeZone`; needs `night` in `kinds`.
+        public var tonight: WeeklyTime?
+        /// One deadline for a run's sends, however many destinations hang.
+        public var sendTimeout: TimeInterval = 10
+
+        public init() {}
+
+        /// Every token and header value, to keep out of output, logs and child environments.
+        public var secrets: [String] {
+            destinations.flatMap { [$0.token].compactMap { $0 } + Array($0.headers.values) }.filter { !$0.isEmpty }
+        }
+    }
 }
 
 /// How mustc authenticates to TMDB. Never printed: `description` is redacted.

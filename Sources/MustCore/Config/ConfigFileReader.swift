@@ -11,7 +11,9 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family"])
+        try section.checkKeys([
+            "database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "notify",
+        ])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {
@@ -63,6 +65,36 @@ struct ConfigFileReader {
                 try posters.integer("maxConcurrentDownloads", minimum: 1) ?? config.posters.maxConcurrentDownloads
         }
         if let family = try section.object("family") { try apply(family: family, to: &config) }
+        if let notify = try section.object("notify") { try apply(notify: notify, to: &config) }
+    }
+
+    /// `notify` (issue 36): `ntfy`, `gotify` and `webhook` destinations, `kinds`, `tonight` and `sendTimeout`.
+    private func apply(notify: Section, to config: inout Config) throws(ConfigError) {
+        try notify.checkKeys(["ntfy", "gotify", "webhook", "kinds", "tonight", "sendTimeout"])
+        var destinations: [NotifyDestination] = []
+        for service in NotifyDestination.Service.allCases {
+            guard let section = try notify.object(service.rawValue) else { continue }
+            destinations.append(try section.destination(service))
+        }
+        config.notify.destinations = destinations
+        if let kinds = try notify.kinds("kinds") { config.notify.kinds = kinds }
+        if let text = try notify.string("tonight") {
+            guard let weekly = WeeklyTime.parse(text) else {
+                throw .invalidValue(
+                    source: path, key: "notify.tonight", expected: "a day and a time such as \"Fri 18:00\"")
+            }
+            config.notify.tonight = weekly
+        }
+        config.notify.sendTimeout = try notify.duration("sendTimeout") ?? config.notify.sendTimeout
+        if config.notify.tonight != nil, !config.notify.kinds.contains(.night) {
+            throw .invalidValue(
+                source: path, key: "notify.kinds", expected: "a list holding \"night\" when notify.tonight is set")
+        }
+        if config.notify.kinds.contains(.night), config.notify.tonight == nil {
+            throw .invalidValue(
+                source: path, key: "notify.tonight",
+                expected: "set (such as \"Fri 18:00\") when notify.kinds holds \"night\"")
+        }
     }
 
     private func apply(family: Section, to config: inout Config) throws(ConfigError) {
@@ -247,6 +279,77 @@ private struct Section {
             names.append(name)
         }
         return names
+    }
+
+    /// One notification destination: `url` always, `token` (Gotify needs one), ntfy's `priority`, a webhook's
+    /// `headers`. Nothing with a line break can reach a header.
+    func destination(_ service: NotifyDestination.Service) throws(ConfigError) -> NotifyDestination {
+        var known = ["url", "token"]
+        if service == .ntfy { known.append("priority") }
+        if service == .webhook { known = ["url", "headers"] }
+        try checkKeys(known)
+        guard let url = try url("url") else {
+            throw .invalidValue(source: path, key: prefix + "url", expected: "an http or https URL")
+        }
+        if service == .ntfy, url.lastPathComponent.isEmpty || url.lastPathComponent == "/" {
+            throw .invalidValue(
+                source: path, key: prefix + "url",
+                expected: "a topic URL such as \"https://ntfy.sh/our-family-movies\"")
+        }
+        var destination = NotifyDestination(service: service, url: url)
+        if known.contains("token") {
+            destination.token = try string("token")
+            if let token = destination.token, !Self.fitsHeader(token) {
+                throw .invalidValue(source: path, key: prefix + "token", expected: "a token without line breaks")
+            }
+            if service == .gotify, destination.token == nil {
+                throw .invalidValue(source: path, key: prefix + "token", expected: "Gotify's application token")
+            }
+        }
+        if service == .ntfy, let priority = try integer("priority", minimum: 1) {
+            guard priority <= 5 else {
+                throw .invalidValue(source: path, key: prefix + "priority", expected: "a whole number from 1 to 5")
+            }
+            destination.priority = priority
+        }
+        if service == .webhook, let headers = try object("headers") {
+            for (name, value) in headers.values where name != "$comment" {
+                guard case .string(let text) = value, Self.fitsHeader(text), Self.isHeaderName(name) else {
+                    throw .invalidValue(
+                        source: path, key: headers.prefix + name,
+                        expected: "a header name mapped to a string without line breaks")
+                }
+                destination.headers[name] = text
+            }
+        }
+        return destination
+    }
+
+    /// `notify.kinds`: any of "availability", "rating" and "night".
+    func kinds(_ key: String) throws(ConfigError) -> Set<Config.Notify.Kind>? {
+        guard let value = present(key) else { return nil }
+        let expected = "an array of \"availability\", \"rating\" and \"night\""
+        guard case .array(let elements) = value else { throw mismatch(key, expected, value) }
+        var kinds: Set<Config.Notify.Kind> = []
+        for element in elements {
+            guard case .string(let text) = element, let kind = Config.Notify.Kind(rawValue: text) else {
+                throw .invalidValue(source: path, key: prefix + key, expected: expected)
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    static func fitsHeader(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+
+    static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_".unicodeScalars.contains($0))
+            }
     }
 
     func url(_ key: String) throws(ConfigError) -> URL? {

@@ -17,6 +17,8 @@ public struct BackgroundFetch: Sendable {
     public var historyKeep: TimeInterval = Config.History().keep
     /// Run after a newData run with its changes on stdin (BackgroundFetch+AfterRun.swift).
     public var hook: NewDataHook?
+    /// Tells the family of the run's news (issue 36), beside the hook (BackgroundFetch+AfterRun.swift).
+    public var notifier: Notifier?
 
     public init(runner: FetchRunner, scheduler: Scheduler, lockPath: String) {
         self.runner = runner

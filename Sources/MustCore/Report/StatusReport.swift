@@ -19,6 +19,8 @@ public struct StatusReport: Sendable, Encodable {
     public var hook: HookRecord?
     /// The media servers' last events, and those of users who are no member (StatusReport+Media.swift).
     public var mediaServers = MediaEventStatus()
+    /// Each notification destination's last success, last failure and waiting messages (StatusReport+Notify.swift).
+    public var notify: [NotifyDestinationStatus] = []
     /// False on the page and in `/api/status`: anyone who can reach the page may read them, and the hook's program
     /// path and the end of its error output can hold anything the hook printed. Only whether it ran and how it
     /// ended are shown there; `mustc status` at the terminal keeps both.
@@ -42,7 +44,7 @@ public struct StatusReport: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
-            checks, needsChoice, hook, mediaServers
+            checks, needsChoice, hook, mediaServers, notify
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -64,6 +66,7 @@ public struct StatusReport: Sendable, Encodable {
             try container.encode(hook.map(HookRecord.Outline.init), forKey: .hook)
         }
         try container.encode(mediaServers, forKey: .mediaServers)
+        try container.encode(notify, forKey: .notify)
     }
 
     /// The report as the page shows it: without the hook's program and output.
@@ -118,6 +121,7 @@ public struct StatusReport: Sendable, Encodable {
         lines.append(contentsOf: choiceLines())
         lines.append(contentsOf: hookLines())
         lines.append(contentsOf: mediaLines())
+        lines.append(contentsOf: notifyLines())
         return lines.joined(separator: "\n")
     }
 }

@@ -184,6 +184,7 @@ extension Store {
             report.needsChoice = try Self.moviesNeedingChoice(db)
             report.hook = try Self.lastHookRun(db)
             report.mediaServers = try Self.mediaEventStatus(db)
+            report.notify = try Self.notifyStatus(db)
             return report
         }
     }

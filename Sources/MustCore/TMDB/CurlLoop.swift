@@ -200,6 +200,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         if let (what, code) = options.first(where: { $0.1 != CURLE_OK }) {
             return "libcurl refused \(what) (\(Self.describe(code)))"
         }
+        if let refusal = Self.configureMethod(easy, for: transfer) { return refusal }
         for (name, value) in request.headers {
             guard let list = curl_slist_append(transfer.headerList, "\(name): \(value)") else {
                 return "libcurl could not add the \(name) header"
@@ -208,6 +209,31 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         }
         let headers = mustc_easy_set_headers(easy, transfer.headerList)
         return headers == CURLE_OK ? nil : "libcurl refused the headers (\(Self.describe(headers)))"
+    }
+
+    /// A GET, or a POST of the request's body (copied by libcurl). Handles are reused, so a GET says so again.
+    /// An empty `Expect:` keeps curl from waiting for a `100 Continue` before a larger body.
+    private static func configureMethod(_ easy: UnsafeMutableRawPointer, for transfer: CurlTransfer) -> String? {
+        guard let body = transfer.request.body else {
+            let code = mustc_easy_set_long(easy, CURLOPT_HTTPGET, 1)
+            return code == CURLE_OK ? nil : "libcurl refused a GET (\(describe(code)))"
+        }
+        var code = mustc_easy_set_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+        if code == CURLE_OK {
+            code = body.withUnsafeBytes { raw in
+                var bytes = [CChar](raw.bindMemory(to: CChar.self))
+                bytes.append(0)
+                return bytes.withUnsafeMutableBufferPointer {
+                    mustc_easy_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress)
+                }
+            }
+        }
+        guard code == CURLE_OK else { return "libcurl refused the body (\(describe(code)))" }
+        guard let list = curl_slist_append(transfer.headerList, "Expect:") else {
+            return "libcurl could not add the Expect header"
+        }
+        transfer.headerList = list
+        return nil
     }
 
     private func cancel(_ id: UInt64) {

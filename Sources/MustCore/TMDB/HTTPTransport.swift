@@ -11,12 +11,17 @@ public struct HTTPRequest: Sendable {
     /// A longer body ends the transfer (curl transport): a poster may not exceed 5 MB. nil: the transport's own
     /// bound (8 MB).
     public var maxBodyBytes: Int?
+    /// A POST's body (notifications, issue 36); nil: a GET.
+    public var body: Data?
 
-    public init(url: URL, headers: [String: String] = [:], timeout: TimeInterval, maxBodyBytes: Int? = nil) {
+    public init(
+        url: URL, headers: [String: String] = [:], timeout: TimeInterval, maxBodyBytes: Int? = nil, body: Data? = nil
+    ) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.body = body
     }
 }
 
@@ -45,7 +50,7 @@ public enum TransportError: Error, Sendable, Equatable {
     case unreachable(String)
 }
 
-/// The HTTP boundary of the TMDB client: one GET in, one response out.
+/// The HTTP boundary of the TMDB client (and the notifications' senders): one request in, one response out.
 public typealias HTTPTransport = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
 /// A transport and the executor its answers arrive on, if it has one: tasks that prefer that executor take an
@@ -90,6 +95,10 @@ public enum URLSessionTransport {
         return { request in
             var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            if let body = request.body {
+                urlRequest.httpMethod = "POST"
+                urlRequest.httpBody = body
+            }
             let data: Data
             let response: URLResponse
             do {

@@ -68,6 +68,8 @@ struct StatusPage: Sendable {
     var hook: [String]
     /// The media servers' last events, and those ignored from users who are no member (webhooks, issue 35).
     var media: [String]
+    /// Each notification destination's last success, last failure and waiting count.
+    var notify: [String]
     /// Signed in: the settle buttons' token (filled in for each viewer as the page is sent).
     var csrf: String?
 
@@ -110,6 +112,7 @@ struct StatusPage: Sendable {
             + status.mediaServers.unknownUsers.map {
                 "Ignored, no member of that name: \($0.server) at \(time.time($0.receivedAt)), user \($0.user): \($0.movie)"
             }.map(Shown.text)
+        notify = status.notifyLines().filter { !$0.isEmpty }.map(Shown.text)
     }
 
     static func scheduleLines(_ status: StatusReport, time: TimeText) -> [String] {

@@ -192,6 +192,7 @@ extension Templates {
         {{/empty(choices)}}
         {{^empty(hook)}}<h2>The newData hook</h2>{{#hook}}<p><bdi>{{.}}</bdi></p>{{/hook}}{{/empty(hook)}}
         {{^empty(media)}}<h2>Media servers</h2>{{#media}}<p><bdi>{{.}}</bdi></p>{{/media}}{{/empty(media)}}
+        {{^empty(notify)}}<h2>Notifications</h2>{{#notify}}<p><bdi>{{.}}</bdi></p>{{/notify}}{{/empty(notify)}}
         {{/main}}{{/layout}}
         """
 }
