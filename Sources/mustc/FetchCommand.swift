@@ -62,8 +62,14 @@ struct FetchCommand: AsyncParsableCommand {
             store: store, client: client, settings: FetchRunner.Settings(config), logger: global.logger)
         runner.posters = posterSetup(config, store: store)
         let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule))
-        return BackgroundFetch(
+        var fetch = BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+        if config.suggest.requestsPerDay > 0 {
+            // The same client, limiter and budget as the ratings: suggestions wait their turn in the same queue.
+            fetch.suggestions = SuggestionWork(
+                store: store, client: client, settings: SuggestionWork.Settings(config), logger: global.logger)
+        }
+        return fetch
     }
 
     /// Posters from the image host: libcurl on a loop of its own, apart from the API's connections and limiter.

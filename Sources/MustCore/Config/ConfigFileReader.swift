@@ -11,7 +11,7 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family"])
+        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "suggest"])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {
@@ -55,6 +55,11 @@ struct ConfigFileReader {
                 try posters.integer("maxConcurrentDownloads", minimum: 1) ?? config.posters.maxConcurrentDownloads
         }
         if let family = try section.object("family") { try apply(family: family, to: &config) }
+        if let suggest = try section.object("suggest") {
+            try suggest.checkKeys(["requestsPerDay"])
+            config.suggest.requestsPerDay =
+                try suggest.integer("requestsPerDay", minimum: 0) ?? config.suggest.requestsPerDay
+        }
     }
 
     private func apply(family: Section, to config: inout Config) throws(ConfigError) {

@@ -19,6 +19,7 @@ extension BackgroundFetch {
                 logger.warning("could not prune the rating history: \(error)")
             }
         }
+        await suggest(after: report)
         guard let hook, report.summary.result == .newData else { return }
         await runHook(hook, id: id, startedAt: startedAt)
     }

@@ -17,6 +17,8 @@ public struct BackgroundFetch: Sendable {
     public var historyKeep: TimeInterval = Config.History().keep
     /// Run after a newData run with its changes on stdin (BackgroundFetch+AfterRun.swift).
     public var hook: NewDataHook?
+    /// Recommendations and candidate details, after the ratings (BackgroundFetch+Suggestions.swift); nil: none.
+    public var suggestions: SuggestionWork?
 
     public init(runner: FetchRunner, scheduler: Scheduler, lockPath: String) {
         self.runner = runner
