@@ -25,6 +25,8 @@ public enum StubFault: Sendable, Equatable {
     case htmlPage
     /// The normal answer's headers with its full Content-Length, then half its body, then the connection closes.
     case truncatedBody
+    /// The answer another movie's details request would get, with the same blocks: a mixed-up cache or proxy.
+    case answerFor(id: Int)
 }
 
 /// Which requests a fault applies to.

@@ -32,7 +32,9 @@ extension TMDBStubServer {
             guard authorized(query: query, headers: head.headers) else {
                 return Self.error(401, code: 7, "Invalid API key: You must be granted a valid key.")
             }
-            if let fault = takeFault(for: path) { return Self.reply(for: fault, otherwise: route(path, query)) }
+            let fault = takeFault(for: path)
+            if case .answerFor(let other)? = fault { return route("/3/movie/\(other)", query) }
+            if let fault { return Self.reply(for: fault, otherwise: route(path, query)) }
             return route(path, query)
         }
         reply.delay += latency
@@ -226,6 +228,9 @@ extension TMDBStubServer {
             var reply = normal
             reply.cutAt = normal.body.count / 2
             return reply
+        case .answerFor:
+            // Only the API's details are answered for another movie (in `respond`); an image stays itself.
+            return normal
         case .oversizedBody(let bytes):
             let padding = String(repeating: " ", count: max(bytes - 9, 0))
             return Reply(status: 200, body: Data("{\"id\": 1\(padding)}".utf8))

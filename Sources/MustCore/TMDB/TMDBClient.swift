@@ -51,11 +51,7 @@ public struct TMDBClient: Sendable {
     /// would put another movie on the family's lists.
     public func details(id: Int) async throws -> RemoteMovie {
         let movie: RemoteMovie = try await get("movie/\(id)", query: [])
-        guard movie.id == id else {
-            throw TMDBError.malformed(
-                url: Redaction.url(url("movie/\(id)", query: [])),
-                reason: "it describes movie \(movie.id), not \(id) as asked")
-        }
+        try check(movie, asked: id, query: [])
         return movie
     }
 
@@ -65,9 +61,19 @@ public struct TMDBClient: Sendable {
         guard let extrasRegion else { return (try await details(id: id), nil) }
         let decoder = JSONDecoder()
         decoder.userInfo[.tmdbRegion] = extrasRegion
-        let answer: DetailsAnswer = try await get(
-            "movie/\(id)", query: [("append_to_response", "release_dates,watch/providers")], decoder: decoder)
+        let query = [("append_to_response", "release_dates,watch/providers")]
+        let answer: DetailsAnswer = try await get("movie/\(id)", query: query, decoder: decoder)
+        try check(answer.movie, asked: id, query: query)
         return (answer.movie, answer.extras)
+    }
+
+    /// Every details request, with the blocks or without: an answer naming another id is refused, its figures and
+    /// blocks unread.
+    private func check(_ movie: RemoteMovie, asked id: Int, query: [(String, String)]) throws {
+        guard movie.id != id else { return }
+        throw TMDBError.malformed(
+            url: Redaction.url(url("movie/\(id)", query: query)),
+            reason: "it describes movie \(movie.id), not \(id) as asked")
     }
 
     /// `GET /certification/movie/list`: the region's movie certifications in TMDB's order (empty when it has none).
