@@ -97,7 +97,10 @@ let package = Package(
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
         .testTarget(
             name: "MustCoreTests",
-            dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         // Pure parts of the page: charts, view models, templates' escaping; the page cache behind its middleware.
         .testTarget(

@@ -152,12 +152,14 @@ extension TMDBStubServer {
                 400, code: 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
         }
         let found = recommendationsUnlocked(id).compactMap { movieUnlocked($0) }
-        let results: [[String: Any]] = page == 1 ? found.prefix(20).map { movie in
-            var fields = movie.searchResult
-            fields["media_type"] = "movie"
-            fields["genre_ids"] = extrasUnlocked(for: movie).genresField.compactMap { $0["id"] }
-            return fields
-        } : []
+        let results: [[String: Any]] =
+            page == 1
+            ? found.prefix(20).map { movie in
+                var fields = movie.searchResult
+                fields["media_type"] = "movie"
+                fields["genre_ids"] = extrasUnlocked(for: movie).genresField.compactMap { $0["id"] }
+                return fields
+            } : []
         return Self.json([
             "page": page, "results": results, "total_pages": found.isEmpty ? 0 : 1, "total_results": found.count,
         ])

@@ -66,8 +66,10 @@ struct FetchCommand: AsyncParsableCommand {
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
         if config.suggest.requestsPerDay > 0 {
             // The same client, limiter and budget as the ratings: suggestions wait their turn in the same queue.
-            fetch.suggestions = SuggestionWork(
+            var suggestions = SuggestionWork(
                 store: store, client: client, settings: SuggestionWork.Settings(config), logger: global.logger)
+            suggestions.posters = runner.posters
+            fetch.suggestions = suggestions
         }
         return fetch
     }

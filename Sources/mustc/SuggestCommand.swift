@@ -59,8 +59,9 @@ struct SuggestCommand: AsyncParsableCommand {
             let store = try global.openStoreForReading(config)
             var library = try store.suggestionLibrary(members: members, region: config.family.region)
             if !library.unknown.isEmpty {
-                throw Failure.usage("there is no member \(library.unknown.map(quoted).joined(separator: ", ")); "
-                    + "see `mustc members`")
+                throw Failure.usage(
+                    "there is no member \(library.unknown.map(quoted).joined(separator: ", ")); "
+                        + "see `mustc members`")
             }
             let filters = try await tonight.filters(
                 global, config, memberLimits: !library.ageLimits.isEmpty, certifications: &library.certifications)

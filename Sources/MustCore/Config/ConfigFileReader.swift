@@ -11,7 +11,9 @@ struct ConfigFileReader {
             throw .wrongType(source: path, key: "(top level)", expected: "an object", found: root.typeName)
         }
         let section = Section(path: path, prefix: "", values: top)
-        try section.checkKeys(["database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "suggest"])
+        try section.checkKeys([
+            "database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "suggest",
+        ])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
         if let fetch = try section.object("fetch") {

@@ -36,6 +36,8 @@ public struct SuggestionWork: Sendable {
     public var client: TMDBClient
     public var settings: Settings
     public var logger: Logger
+    /// The suggestions' posters, downloaded as the library's are and kept within the same bound; nil: none.
+    public var posters: PosterDownloads.Setup?
 
     public init(store: Store, client: TMDBClient, settings: Settings, logger: Logger) {
         (self.store, self.client, self.settings, self.logger) = (store, client, settings, logger)
@@ -59,10 +61,21 @@ public struct SuggestionWork: Sendable {
                 region: settings.region, staleBefore: now().addingTimeInterval(-settings.detailsEvery),
                 limit: detailsLeft)
             for remoteId in wanted { await readDetails(remoteId, now: now, tally: &tally) }
+            if !wanted.isEmpty { await downloadPosters() }
         } catch {
             logger.warning("suggestions: \(error)")
         }
         return tally
+    }
+
+    /// The posters of the suggestions whose details are known, those not on the shelf yet downloaded.
+    private func downloadPosters() async {
+        guard let posters, let paths = try? store.suggestionPosterPaths() else { return }
+        let downloads = posters.start()
+        // A path whose files are all on the shelf costs one stat(2) a size, no request.
+        for path in paths { downloads.want(path) }
+        let store = store
+        _ = await downloads.finish(inUse: { try? store.posterPathsInUse() })
     }
 
     private func recommend(_ seed: SuggestionSeed, now: @Sendable () -> Date, tally: inout Tally) async {
@@ -80,8 +93,6 @@ public struct SuggestionWork: Sendable {
     private func readDetails(_ remoteId: Int, now: @Sendable () -> Date, tally: inout Tally) async {
         do {
             let (movie, extras) = try await client.details(id: remoteId, extrasRegion: settings.region)
-            // An answer about another movie is malformed, as for the family's movies (issue 38).
-            guard movie.id == remoteId else { throw TMDBError.malformed(url: "movie/\(remoteId)", reason: "another id") }
             try store.recordSuggestionDetails(
                 remoteId: remoteId, movie, extras: extras, region: settings.region, now: now())
             tally.details += 1

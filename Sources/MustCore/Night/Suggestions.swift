@@ -37,7 +37,9 @@ public struct SuggestionCandidate: Sendable, Equatable {
         var movie = NightCandidate(
             movieId: 0, title: title, year: year, remoteId: remoteId, voteAverage: voteAverage, voteCount: voteCount,
             keptBy: [])
-        (movie.runtime, movie.genres, movie.certification, movie.providers) = (runtime, genres, certification, providers)
+        (movie.runtime, movie.genres, movie.certification, movie.providers) = (
+            runtime, genres, certification, providers
+        )
         return movie
     }
 }
@@ -127,7 +129,7 @@ public enum Suggestions {
     /// "because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10); 8.1 from 9,120 votes".
     static func why(_ movie: SuggestionCandidate, _ because: [SuggestionSeed]) -> String {
         let reasons = because.map { seed in
-            let name = MovieName.shown(seed.title, seed.year)
+            let name = seed.title
             return seed.ownRating.map { "\(seed.member) loved \(name) (\($0))" }
                 ?? "\(seed.member) watched \(name)"
         }

@@ -58,7 +58,9 @@ extension Store {
         guard !remoteIds.isEmpty else { return [] }
         var candidates: [SuggestionCandidate] = []
         // In chunks: SQLite allows at most 32,766 arguments a statement.
-        for chunk in stride(from: 0, to: remoteIds.count, by: 10_000).map({ remoteIds[$0..<min($0 + 10_000, remoteIds.count)] }) {
+        for chunk in stride(from: 0, to: remoteIds.count, by: 10_000).map({
+            remoteIds[$0..<min($0 + 10_000, remoteIds.count)]
+        }) {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -94,7 +96,8 @@ extension Store {
     }
 
     /// The candidates whose details to read next: still suggestions, scorable, and unknown for `region` or read
-    /// before `staleBefore`; the most recommended first, then the best rated.
+    /// before `staleBefore`. Never read first (the most recommended, then the best rated), then the longest ago:
+    /// with a daily cap below the candidates' count, the best could otherwise be read every day and the rest never.
     public func suggestionsNeedingDetails(region: String, staleBefore: Date, limit: Int) throws(StoreError) -> [Int] {
         try read { db in
             try Int.fetchAll(
@@ -103,8 +106,10 @@ extension Store {
                     SELECT remoteId FROM suggestionMovie
                     WHERE voteCount > 0 AND voteAverage IS NOT NULL AND NOT (\(Self.notSuggested))
                         AND (extrasRegion IS NOT ? OR detailsAt IS NULL OR detailsAt < ?)
-                    ORDER BY (SELECT count(*) FROM suggestionSource WHERE suggestionSource.remoteId =
-                        suggestionMovie.remoteId) DESC, voteAverage DESC, remoteId
+                    ORDER BY detailsAt IS NOT NULL, detailsAt,
+                        (SELECT count(*) FROM suggestionSource WHERE suggestionSource.remoteId =
+                            suggestionMovie.remoteId) DESC,
+                        voteAverage DESC, remoteId
                     LIMIT ?
                     """,
                 arguments: [region, staleBefore.timeIntervalSince1970, limit])
@@ -133,7 +138,8 @@ extension Store {
             try db.execute(sql: "DELETE FROM suggestionProvider WHERE remoteId = ?", arguments: [remoteId])
             for offer in extras?.providers ?? [] {
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO suggestionProvider (remoteId, kind, providerId, name) VALUES (?, ?, ?, ?)",
+                    sql:
+                        "INSERT OR IGNORE INTO suggestionProvider (remoteId, kind, providerId, name) VALUES (?, ?, ?, ?)",
                     arguments: [remoteId, offer.kind.rawValue, offer.id, offer.name])
             }
             try Self.spendDetails(db, now: now)

@@ -56,7 +56,11 @@ extension Store {
                 guard let last = asked[seed.movieId] else { return true }
                 return now.timeIntervalSince1970 - last.at >= (last.answered ? every : retry)
             }
-            return due.sorted { (asked[$0.movieId]?.at ?? 0) < (asked[$1.movieId]?.at ?? 0) }
+            // Stable: seeds never asked keep the members' order.
+            return due.enumerated().sorted { a, b in
+                let (x, y) = (asked[a.element.movieId]?.at ?? 0, asked[b.element.movieId]?.at ?? 0)
+                return x != y ? x < y : a.offset < b.offset
+            }.map(\.element)
         }
     }
 
@@ -126,8 +130,7 @@ extension Store {
     /// Stores a seed's recommendations: the movies (their list fields; details already read stay), which this seed
     /// recommends in place of what it did, the ask's time, and the request spent. Movies no seed recommends any
     /// more are dropped.
-    public func recordRecommendations(seed movieId: Int64, _ movies: [RecommendedMovie], now: Date) throws(StoreError)
-    {
+    public func recordRecommendations(seed movieId: Int64, _ movies: [RecommendedMovie], now: Date) throws(StoreError) {
         try write { db in
             try db.execute(sql: "DELETE FROM suggestionSource WHERE seedMovieId = ?", arguments: [movieId])
             for (place, found) in movies.enumerated() {
@@ -185,7 +188,11 @@ extension Store {
                 db, sql: "SELECT kind, count(*) AS n FROM suggestionSpend WHERE at >= ? GROUP BY kind",
                 arguments: [since.timeIntervalSince1970])
             {
-                if (row["kind"] as String?) == "details" { spend.details = row["n"] } else { spend.recommendations = row["n"] }
+                if (row["kind"] as String?) == "details" {
+                    spend.details = row["n"]
+                } else {
+                    spend.recommendations = row["n"]
+                }
             }
             return spend
         }
