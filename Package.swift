@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The time source's clock type (AnyClock), for the host list's once-a-minute re-read.
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // Build-time tool: turns Migrations/*.sql into Swift string literals so the binary needs no bundle.
@@ -109,6 +111,9 @@ let package = Package(
                 "MustWeb", "MustCore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The application opened in-process (`app.test(.router)`): routes without a port, on a TestClock.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Clocks", package: "swift-clocks"), "TMDBStub",
             ]
         ),
         // ZIPFoundation writes the Letterboxd export zips the import tests read.
@@ -116,6 +121,7 @@ let package = Package(
             name: "mustcTests",
             dependencies: [
                 "mustc", "MustCore", "TMDBStub", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
     ]

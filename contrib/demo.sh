@@ -5,7 +5,10 @@
 #   contrib/demo.sh                     the commands
 #   contrib/demo.sh --serve             then the family's page on a free port, until Ctrl-C
 #   contrib/demo.sh --screenshots DIR   then the page at phone (360 px) and desktop (1280 px) width, taken by
-#                                       headless Chromium into DIR (the README's pictures: docs/screenshots)
+#                                       headless Chromium into DIR (the README's pictures: docs/screenshots):
+#                                       phone.png, movie.png and desktop.png; each page (family, member, movie,
+#                                       night) at both widths, light and dark; a signed-in member page. Selenium
+#                                       drives it: Debian's python3-selenium, or $MUSTC_TEST_PYTHON's venv.
 # MUSTC_DEMO_BIN_DIR=DIR uses the mustc and tmdb-stub already built in DIR: no install, no build (the README's
 # tests run the demo so, from inside `swift test`).
 set -euo pipefail
@@ -110,14 +113,61 @@ url=$(sed -n 's/^mustc: serving //p' "$demo/serve.out")
 
 if [[ $mode == screenshots ]]; then
     mkdir -p "$shots"
-    shoot() { # FILE WIDTH HEIGHT PATH
-        chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-            --window-size="$2,$3" --screenshot="$shots/$1" "$url${4#/}" 2>/dev/null
-        echo "demo.sh: $shots/$1 ($2 px wide: $4)"
-    }
-    shoot phone.png 360 1500 /members/Claire
-    shoot movie.png 360 1300 /movies/14160
-    shoot desktop.png 1280 900 /
+    "${MUSTC_TEST_PYTHON:-python3}" - "$url" "$shots" "$password" <<'PYTHON'
+import os, sys
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+url, shots, password = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
+options = Options()
+for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                 "--force-device-scale-factor=1"):
+    options.add_argument(argument)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver.set_page_load_timeout(60)
+
+
+def shoot(name, width, height, path):
+    driver.set_window_size(width, height)
+    driver.get(url + path)
+    driver.save_screenshot(os.path.join(shots, name))
+    print(f"demo.sh: {shots}/{name} ({width} px wide: {path})")
+
+
+def scheme(value):
+    features = [{"name": "prefers-color-scheme", "value": value}] if value else []
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+
+
+try:
+    # The README's and docs/page.md's pictures.
+    shoot("phone.png", 360, 1500, "/members/Claire")
+    shoot("movie.png", 360, 1300, "/movies/14160")
+    shoot("desktop.png", 1280, 900, "/")
+    # Every page at both widths, light and dark.
+    pages = [("family", "/"), ("member", "/members/Claire"), ("movie", "/movies/14160"),
+             ("night", "/night?member=Claire&member=Daniel")]
+    for width, height, device in ((360, 780, "phone"), (1280, 900, "desktop")):
+        for value in ("light", "dark"):
+            scheme(value)
+            for name, path in pages:
+                shoot(f"{name}-{device}-{value}.png", width, height, path)
+    scheme(None)
+    # Signed in: the bar and each card's controls.
+    driver.set_window_size(360, 780)
+    driver.get(url + "/signin")
+    field = driver.find_element(By.NAME, "password")
+    field.send_keys(password)
+    field.submit()
+    shoot("member-phone-signed-in.png", 360, 780, "/members/Claire")
+    driver.execute_script("document.querySelector('ul.cards').scrollIntoView()")
+    driver.save_screenshot(os.path.join(shots, "member-phone-signed-in-cards.png"))
+    print(f"demo.sh: {shots}/member-phone-signed-in-cards.png (the cards' controls)")
+finally:
+    driver.quit()
+PYTHON
     exit 0
 fi
 

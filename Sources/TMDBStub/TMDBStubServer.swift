@@ -36,6 +36,8 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var rateWindow: [Date] = []
     private var latencySeconds: Double = 0
     private var limit: (requests: Int, per: Double)?
+    private var holding: (@Sendable (RecordedRequest) -> Bool)?
+    private var heldNow = 0
     private var listener: Int32 = -1
     private var connections: Set<Int32> = []
     private var accepted = 0
@@ -113,6 +115,13 @@ public final class TMDBStubServer: @unchecked Sendable {
         locked { (peakInFlight, served, rateLimitedCount, recorded, accepted) = (0, 0, 0, [], 0) }
     }
     public var requestCount: Int { locked { served } }
+
+    /// Answers the requests `matching` picks only once `release()` is called (or the stub stops), so a test can
+    /// hold a run at a known point, still running, instead of racing it against the clock.
+    public func hold(_ matching: @escaping @Sendable (RecordedRequest) -> Bool) { locked { holding = matching } }
+    public func release() { locked { holding = nil } }
+    /// Requests held at this moment.
+    public var heldCount: Int { locked { heldNow } }
     /// TCP connections accepted since the start or the last reset: tells whether clients reuse connections.
     public var connectionCount: Int { locked { accepted } }
 
@@ -201,6 +210,7 @@ public final class TMDBStubServer: @unchecked Sendable {
                 peakInFlight = max(peakInFlight, inFlight)
             }
             let reply = respond(to: head)
+            waitWhileHeld(head)
             if reply.delay > 0 { pause(reply.delay) }
             locked { inFlight -= 1 }
             if locked({ stopped }) { break }
@@ -213,6 +223,16 @@ public final class TMDBStubServer: @unchecked Sendable {
             _ = connections.remove(connection)
             close(connection)
         }
+    }
+
+    private func waitWhileHeld(_ head: HTTPWire.Head) {
+        let (path, query) = Self.split(head.target)
+        let request = RecordedRequest(path: path, query: query, headers: head.headers)
+        func held() -> Bool { !stopped && holding?(request) == true }
+        guard locked({ held() }) else { return }
+        locked { heldNow += 1 }
+        while locked({ held() }) { Thread.sleep(forTimeInterval: 0.01) }
+        locked { heldNow -= 1 }
     }
 
     /// Sleeps in short steps so that `stop()` is not held up by a hanging response.

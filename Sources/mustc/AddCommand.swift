@@ -54,7 +54,8 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let config = try global.loadConfig()
-            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            let editor = MovieEditor(
+                store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule), time: global.time)
             let client = noLookup ? nil : global.lookupClient(config)
             var warnedNoCredentials = false
             for reference in try references() {

@@ -26,7 +26,7 @@ struct ChangesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            guard let start = Since.parse(since, now: Date()) else {
+            guard let start = Since.parse(since, now: global.time.now()) else {
                 throw Failure.usage(
                     "--since \(quoted(since)) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20)"
                 )

@@ -48,7 +48,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     private func makeFetch(config: Config, store: Store) throws -> BackgroundFetch {
         let retry = RetryPolicy(maxRetries: config.tmdb.maxRetries)
-        let limiter = RateLimiter(requestsPerSecond: config.tmdb.maxRequestsPerSecond)
+        let limiter = RateLimiter(requestsPerSecond: config.tmdb.maxRequestsPerSecond, time: global.time)
         guard
             var client = global.client(
                 config, retry: retry, limiter: limiter, connections: config.fetch.maxConcurrentOperations)
@@ -59,9 +59,10 @@ struct FetchCommand: AsyncParsableCommand {
         }
         client.counter = RequestCounter()
         var runner = FetchRunner(
-            store: store, client: client, settings: FetchRunner.Settings(config), logger: global.logger)
+            store: store, client: client, settings: FetchRunner.Settings(config), logger: global.logger,
+            time: global.time)
         runner.posters = posterSetup(config, store: store)
-        let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule))
+        let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule), time: global.time)
         var fetch = BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
         if config.suggest.requestsPerDay > 0 {
@@ -78,7 +79,7 @@ struct FetchCommand: AsyncParsableCommand {
     private func posterSetup(_ config: Config, store: Store) -> PosterDownloads.Setup {
         let settings = PosterDownloads.Settings(
             maxBytes: config.posters.maxBytes, maxConcurrentDownloads: config.posters.maxConcurrentDownloads)
-        let transport = CurlTransport.make(maxConnections: settings.maxConcurrentDownloads)
+        let transport = CurlTransport.make(maxConnections: settings.maxConcurrentDownloads, time: global.time)
         let client = PosterClient(
             imageBaseURL: config.tmdb.imageBaseURL, timeout: config.tmdb.requestTimeout, transport: transport)
         return PosterDownloads.Setup(
@@ -100,12 +101,12 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// One fetch; returns true when it failed.
     private func once(_ fetch: BackgroundFetch, force: Bool) async throws -> Bool {
-        let bar = ProgressBar.isTerminal && !json ? ProgressBar() : nil
+        let bar = ProgressBar.isTerminal && !json ? ProgressBar(time: global.time) : nil
         var progress: (@Sendable (FetchProgress) -> Void)?
         if let bar { progress = { bar.update($0) } }
         let decision = try await fetch.perform(force: force, progress: progress)
         bar?.finish()
-        let now = Date()
+        let now = fetch.scheduler.now()
         // Only a run that did not happen needs the interval the last finished run chose.
         var lastInterval: TimeInterval?
         if case .ran = decision {
@@ -128,10 +129,11 @@ struct FetchCommand: AsyncParsableCommand {
                 first = false
             }
             // Wake when due, or within a minute to notice movies added meanwhile (due at once).
-            let next = try fetch.scheduler.effectiveState()?.nextFetchAt ?? Date().addingTimeInterval(60)
-            let wait = min(max(next.timeIntervalSinceNow, floor), 60)
+            let time = fetch.scheduler.time
+            let next = try fetch.scheduler.effectiveState()?.nextFetchAt ?? time.now().addingTimeInterval(60)
+            let wait = min(max(next.timeIntervalSince(time.now()), floor), 60)
             do {
-                try await Task.sleep(for: .seconds(wait))
+                try await time.sleep(seconds: wait)
             } catch {
                 break
             }

@@ -30,6 +30,10 @@ struct GlobalOptions: ParsableArguments {
         return logger
     }
 
+    /// The command's one source of time: the system's clocks, passed into everything that reads the date, sleeps
+    /// or times something.
+    var time: TimeSource { .system }
+
     func databasePath(_ config: Config) -> String {
         database ?? config.database ?? ConfigLoader().defaultDatabasePath
     }
@@ -55,6 +59,7 @@ struct GlobalOptions: ParsableArguments {
     func client(_ config: Config, retry: RetryPolicy, limiter: RateLimiter? = nil, connections: Int = 4)
         -> TMDBClient?
     {
-        TMDBClient.configured(config, retry: retry, limiter: limiter, connections: connections, logger: logger)
+        TMDBClient.configured(
+            config, retry: retry, limiter: limiter, connections: connections, time: time, logger: logger)
     }
 }

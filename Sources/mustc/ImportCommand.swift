@@ -147,11 +147,11 @@ struct ImportCommand: AsyncParsableCommand {
     private func importing(_ lists: [ImportFile], store: Store, client: TMDBClient?, _ config: Config) async throws
         -> (summary: ImportSummary, unreadable: [String])
     {
-        let bar = ProgressBar.isTerminal && !json ? ImportProgressBar() : nil
+        let bar = ProgressBar.isTerminal && !json ? ImportProgressBar(time: global.time) : nil
         let output = ImportOutput(member: validatedMember, dryRun: dryRun, quiet: json, bar: bar)
         let importer = Importer(
             store: store, client: client, member: validatedMember, dryRun: dryRun,
-            checks: MovieSchedulePolicy(config.schedule), events: output.show)
+            checks: MovieSchedulePolicy(config.schedule), time: global.time, events: output.show)
         defer { bar?.clear() }
         do {
             return try await importer.run(lists)

@@ -5,14 +5,20 @@ import Synchronization
 /// The import's one-line progress bar on stdout, by the share of the input read; redrawn at most ten times a
 /// second, and only when stdout is a terminal.
 final class ImportProgressBar: Sendable {
-    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastDraw = Mutex<TimeSource.Instant?>(nil)
     private let width = 30
+    /// Paces the redraws.
+    private let time: TimeSource
+
+    init(time: TimeSource) { self.time = time }
 
     func update(_ fraction: Double, _ summary: ImportSummary) {
-        let now = ContinuousClock.now
+        let now = time.instant
         let due = lastDraw.withLock { last in
             // The end is always drawn, so the bar's last state is the import's.
-            guard fraction >= 1 || last.map({ now - $0 >= .milliseconds(100) }) ?? true else { return false }
+            guard fraction >= 1 || last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true else {
+                return false
+            }
             last = now
             return true
         }

@@ -30,7 +30,7 @@ struct MoviesCommand: AsyncParsableCommand {
             switch format {
             case .json: Output.exact(ReportRenderer.json(movies))
             case .csv: Output.exact(csv(movies), terminator: "")
-            case .table: print(movies.isEmpty ? "No movies yet." : table(movies, now: Date()))
+            case .table: print(movies.isEmpty ? "No movies yet." : table(movies, now: global.time.now()))
             }
         }
     }

@@ -69,7 +69,7 @@ struct PickCommand: AsyncParsableCommand {
             let region = config.family.region
             let store = try global.openStoreForReading(config)
             var library = try store.movieNight(
-                members: members, trendSince: Date().addingTimeInterval(-7 * 86_400), region: region)
+                members: members, trendSince: global.time.now().addingTimeInterval(-7 * 86_400), region: region)
             if !library.unknown.isEmpty {
                 let names = library.unknown.map(quoted).joined(separator: ", ")
                 throw Failure.usage(

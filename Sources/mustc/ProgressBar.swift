@@ -4,15 +4,20 @@ import Synchronization
 
 /// A one-line progress bar on stdout, redrawn at most ten times a second. Only used when stdout is a terminal.
 final class ProgressBar: Sendable {
-    private let lastDraw = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastDraw = Mutex<TimeSource.Instant?>(nil)
     private let width = 30
+    /// Paces the redraws.
+    private let time: TimeSource
+
+    init(time: TimeSource) { self.time = time }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     func update(_ progress: FetchProgress) {
-        let now = ContinuousClock.now
+        let now = time.instant
         let due = lastDraw.withLock { last in
-            guard progress.done == progress.total || last.map({ now - $0 >= .milliseconds(100) }) ?? true else {
+            guard progress.done == progress.total || last.map({ $0.duration(to: now) >= .milliseconds(100) }) ?? true
+            else {
                 return false
             }
             last = now

@@ -32,7 +32,7 @@ struct RatingsCommand: AsyncParsableCommand {
                 throw Failure.usage("--trend \(quoted(window)) must be a positive duration, such as 7d or 36h")
             }
             let store = try global.openStoreForReading(try global.loadConfig())
-            let report = try store.ratings(member: member, trendSince: Date().addingTimeInterval(-seconds))
+            let report = try store.ratings(member: member, trendSince: global.time.now().addingTimeInterval(-seconds))
             if let member, report.members.isEmpty {
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }

@@ -30,7 +30,8 @@ struct RemoveCommand: AsyncParsableCommand {
         try await reporting {
             let reference = try MovieArgument.parsed(movie, year: year)
             let config = try global.loadConfig()
-            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            let editor = MovieEditor(
+                store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule), time: global.time)
             switch try editor.remove(member: member, movie: reference) {
             case .unknownMember:
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")

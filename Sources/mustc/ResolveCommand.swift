@@ -37,9 +37,10 @@ struct ResolveCommand: AsyncParsableCommand {
         try await reporting {
             let (named, id) = (try MovieArgument.parsed(movie), try MovieArgument.parsed(target))
             let config = try global.loadConfig()
-            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            let editor = MovieEditor(
+                store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule), time: global.time)
             let found = try kept(try editor.kept(member: member, named: named), named: named)
-            guard let client = TMDBClient.forSettling(config, logger: global.logger) else {
+            guard let client = TMDBClient.forSettling(config, time: global.time, logger: global.logger) else {
                 throw Failure.config(
                     "mustc resolve asks TMDB about \(id): set TMDB_API_KEY or TMDB_ACCESS_TOKEN, "
                         + "or tmdb.apiKey or tmdb.accessToken in the config file")
@@ -49,13 +50,8 @@ struct ResolveCommand: AsyncParsableCommand {
                 return
             }
             let resolved = try editor.take(remote, movieId: found.id)
-            print("\(quoted(found.shown)) is now \(MovieLookup.shown(remote)) for everyone who keeps it.")
-            if let merged = resolved.merged, resolved.movieId != found.id {
-                print(
-                    "  \(quoted(merged)) and \(quoted(resolved.shown)) are the same TMDB movie: merged into one, "
-                        + "keeping every member and spelling of both.")
-            }
-            print("  TMDB: \(Describe.ratings(of: remote))")
+            print("\(quoted(found.shown)) is now \(LookupWording.shown(remote)) for everyone who keeps it.")
+            MovieLookup.tell(resolved, remote)
         }
     }
 

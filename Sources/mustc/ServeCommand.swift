@@ -23,14 +23,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let config = try global.loadConfig()
-            var address = config.serve.listen
+            var config = try global.loadConfig()
             if let listen {
                 guard let parsed = ListenAddress.parse(listen) else {
                     throw Failure.usage("--listen \"\(listen)\" must be \(ListenAddress.expected)")
                 }
-                address = parsed
+                config.serve.listen = parsed
             }
+            let address = config.serve.listen
             let store = try global.openStoreForReading(config)
             if !address.isLoopback {
                 Output.note(
@@ -38,17 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
                         + "family password (`mustc password`), which crosses the network in the clear without a TLS "
                         + "proxy in front (see the README)")
             }
-            let edits = WebEdits(
-                path: global.databasePath(config), reader: store, config: config, logger: global.logger)
-            let zone = config.serve.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-            let server = try WebServer(
-                store: store, listen: address, hosts: config.serve.hosts, edits: edits, timeZone: zone,
-                family: config.family, logger: global.logger)
+            // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.
+            let app = try buildApplication(store: store, config: config, time: .system, logger: global.logger) {
+                url in FileHandle.standardOutput.write(Data("mustc: serving \(url)\n".utf8))
+            }
             do {
-                // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.
-                try await server.run { url in
-                    FileHandle.standardOutput.write(Data("mustc: serving \(url)\n".utf8))
-                }
+                try await WebServer.run(app)
             } catch {
                 throw Failure.temporary(
                     "cannot serve on \(address): \(error); choose another address with --listen, or stop what uses it")

@@ -19,7 +19,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let store = try global.openStoreForReading(try global.loadConfig())
-            let now = Date()
+            let now = global.time.now()
             let status = try store.status(now: now, runs: max(runs, 0))
             if json { Output.exact(ReportRenderer.json(status)) } else { print(status.text(now: now)) }
         }

@@ -73,7 +73,7 @@ struct SuggestCommand: AsyncParsableCommand {
     private func hideMovie(_ text: String, _ config: Config) throws {
         let reference: MovieReference
         do { reference = try MovieReference.parse(text) } catch { throw Failure.usage("\(error)") }
-        let hidden = try global.openStore(config).hideSuggestion(reference, now: TimeSource.system.now())
+        let hidden = try global.openStore(config).hideSuggestion(reference, now: global.time.now())
         guard !hidden.isEmpty else {
             throw Failure.usage(
                 "no suggestion is named \(quoted(text)); `mustc suggest MEMBER --format json` lists them with their "

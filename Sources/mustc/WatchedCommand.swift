@@ -43,7 +43,7 @@ struct WatchedCommand: AsyncParsableCommand {
         if undo, on != nil || rating != nil {
             throw ValidationError("--undo takes the mark back; it takes no --on or --rating")
         }
-        _ = try mark(now: Date())
+        _ = try mark(now: global.time.now())
     }
 
     /// The mark the options ask for: exit 64 naming a rating or day that is not one.
@@ -73,10 +73,11 @@ struct WatchedCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let references = try movies.map { try MovieArgument.parsed($0, year: year) }
-            let wanted = try mark(now: Date())
+            let wanted = try mark(now: global.time.now())
             let config = try global.loadConfig()
             // The same editor as the page's cards, so a mark from either is the same write.
-            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            let editor = MovieEditor(
+                store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule), time: global.time)
             let outcome =
                 undo
                 ? try editor.unwatched(member: member, references)

@@ -33,18 +33,71 @@ import Testing
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appending(path: "../../config.example.json").standardized.path
         let config = try ConfigLoader(environment: ["HOME": scratch.path]).load(explicitPath: example)
-        #expect(config.fetch.maxConcurrentOperations == 4)
-        #expect(config.schedule.minimumInterval == 900)
-        #expect(config.schedule.maximumInterval == 86400)
-        #expect(config.tmdb.maxRequestsPerSecond == 35)
-        #expect(config.tmdb.transport == .curl)
-        #expect(config.serve.listen == ListenAddress(host: "127.0.0.1", port: 8080))
-        #expect(config.serve.timeZone == nil)
-        #expect(config.serve.hosts.isEmpty)
-        #expect(config.posters == Config().posters && config.tmdb.imageBaseURL == Config().tmdb.imageBaseURL)
-        // Empty strings in the example mean "unset", so the defaults apply.
-        #expect(config.database == nil)
-        #expect(config.tmdb.credentials == nil)
+        // Every key, as the example writes it; its empty strings mean "unset" (nil).
+        var expected = Config()
+        expected.database = nil
+        expected.tmdb.apiKey = nil
+        expected.tmdb.accessToken = nil
+        expected.tmdb.baseURL = URL(string: "https://api.themoviedb.org/3")!
+        expected.tmdb.imageBaseURL = URL(string: "https://image.tmdb.org/t/p/")!
+        expected.tmdb.language = "en-US"
+        expected.tmdb.requestTimeout = 10
+        expected.tmdb.maxRequestsPerSecond = 35
+        expected.tmdb.maxRetries = 3
+        expected.tmdb.transport = .curl
+        expected.fetch.maxConcurrentOperations = 4
+        expected.fetch.runBudget = 1800
+        expected.fetch.writeBatchSize = 200
+        expected.fetch.onNewData = nil
+        expected.fetch.onNewDataTimeout = 30
+        expected.schedule.minimumInterval = 900
+        expected.schedule.maximumInterval = 86400
+        expected.schedule.backoffFactor = 2
+        expected.schedule.failureRetryInterval = 600
+        expected.schedule.notFoundRetryInterval = 604_800
+        expected.history.keep = 31_536_000
+        expected.serve.listen = ListenAddress(host: "127.0.0.1", port: 8080)
+        expected.serve.hosts = []
+        expected.serve.timeZone = nil
+        expected.posters.maxBytes = 500_000_000
+        expected.posters.maxConcurrentDownloads = 4
+        expected.family.region = "US"
+        expected.family.services = []
+        expected.family.availabilityEvery = 86400
+        #expect(config == expected)
+        // The example's values are the defaults, as it says.
+        #expect(config == Config())
+    }
+
+    /// An empty string is "unset" for every key, whatever the key's type: a string, a number, a duration, a list,
+    /// a region, a section. Before, a region, a duration or a list given as "" was an error.
+    @Test func anEmptyStringIsUnsetForEveryKey() throws {
+        let keys: [String: [String]] = [
+            "tmdb": [
+                "apiKey", "accessToken", "baseURL", "imageBaseURL", "language", "requestTimeout",
+                "maxRequestsPerSecond", "maxRetries", "transport",
+            ],
+            "fetch": ["maxConcurrentOperations", "runBudget", "writeBatchSize", "onNewData", "onNewDataTimeout"],
+            "schedule": [
+                "minimumInterval", "maximumInterval", "backoffFactor", "failureRetryInterval", "notFoundRetryInterval",
+            ],
+            "history": ["keep"],
+            "serve": ["listen", "hosts", "timeZone"],
+            "posters": ["maxBytes", "maxConcurrentDownloads"],
+            "family": ["region", "services", "availabilityEvery"],
+        ]
+        let sections = keys.sorted { $0.key < $1.key }.map { section, names in
+            "\"\(section)\": {" + names.map { "\"\($0)\": \"\"" }.joined(separator: ", ") + "}"
+        }
+        let everyKey = "{\"database\": \"\", " + sections.joined(separator: ", ") + "}"
+        #expect(try ConfigLoader(environment: [:]).load(explicitPath: write(everyKey)) == Config(), "\(everyKey)")
+        let everySection =
+            "{" + (["database"] + keys.keys.sorted()).map { "\"\($0)\": \"\"" }.joined(separator: ", ") + "}"
+        #expect(try ConfigLoader(environment: [:]).load(explicitPath: write(everySection)) == Config())
+        // Inside a list an empty string is no key: still refused, by name.
+        #expect {
+            try ConfigLoader(environment: [:]).load(explicitPath: write(#"{"family": {"services": [""]}}"#))
+        } throws: { "\($0)".contains("family.services") }
     }
 
     @Test func postersHaveTheirHostAndBoundAndBadValuesNameTheKey() throws {

@@ -15,7 +15,7 @@ import Testing
 
     @Test func aHangingFirstAnswerDoesNotHoldBackTheOthers() async throws {
         stub.inject(.hang(seconds: 3), on: .details(id: 194), times: 1)
-        let stack = CurlTransport.stack(maxConnections: 4)
+        let stack = CurlTransport.stack(maxConnections: 4, time: .system)
         let transport = stack.transport
         let base = stub.baseURL.absoluteString
         let url = { @Sendable (id: Int) in URL(string: "\(base)/movie/\(id)?api_key=stub-api-key")! }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import TMDBStub
 import Testing
@@ -16,17 +17,19 @@ import Testing
     // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
     deinit { stub.stop() }
 
-    func request(_ path: String, timeout: TimeInterval = 5) -> HTTPRequest {
+    /// The timeout is long: these tests are about connections and cancellation, and a loaded machine can hold an
+    /// answer's thread for seconds.
+    func request(_ path: String, timeout: TimeInterval = 60) -> HTTPRequest {
         HTTPRequest(
             url: URL(string: "\(stub.baseURL.absoluteString)/\(path)?api_key=\(stub.apiKey)")!, timeout: timeout)
     }
 
     @Test func answersWithStatusLowercasedHeadersAndBody() async throws {
-        let response = try await CurlTransport.make()(request("movie/194"))
+        let response = try await CurlTransport.make(time: .system)(request("movie/194"))
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
         #expect(try JSONDecoder().decode(RemoteMovie.self, from: response.body).id == 194)
-        let missing = try await CurlTransport.make()(request("movie/999999"))
+        let missing = try await CurlTransport.make(time: .system)(request("movie/999999"))
         #expect(missing.status == 404)
         #expect(String(decoding: missing.body, as: UTF8.self).contains("\"status_code\":34"))
     }
@@ -34,17 +37,18 @@ import Testing
     @Test func aBodyOverTheCapIsRefused() async throws {
         stub.inject(.oversizedBody(bytes: CurlTransfer.maxBodyBytes + 1_000_000), on: .details(id: 194))
         await #expect(throws: TransportError.unreachable("response larger than 8 MB")) {
-            try await CurlTransport.make()(request("movie/194"))
+            try await CurlTransport.make(time: .system)(request("movie/194"))
         }
         stub.inject(.oversizedBody(bytes: CurlTransfer.maxBodyBytes - 1_000_000), on: .details(id: 194))
         #expect(
-            try await CurlTransport.make()(request("movie/194")).body.count == CurlTransfer.maxBodyBytes - 1_000_000)
+            try await CurlTransport.make(time: .system)(request("movie/194")).body.count == CurlTransfer.maxBodyBytes
+                - 1_000_000)
     }
 
     /// curl refuses option strings over 8,000,000 bytes. The refusal was ignored and the transfer started
     /// anyway, without the URL it was given; it must fail at once, saying what curl refused.
     @Test func aURLCurlRefusesFailsInsteadOfFetchingThePreviousOne() async throws {
-        let transport = CurlTransport.make(maxConnections: 1)
+        let transport = CurlTransport.make(maxConnections: 1, time: .system)
         #expect(try await transport(request("movie/194")).status == 200)
         let huge = request("movie/129?pad=" + String(repeating: "x", count: 8_000_001))
         await #expect {
@@ -57,7 +61,7 @@ import Testing
     }
 
     @Test func sequentialRequestsShareOneConnection() async throws {
-        let transport = CurlTransport.make(maxConnections: 4)
+        let transport = CurlTransport.make(maxConnections: 4, time: .system)
         for _ in 0..<30 { _ = try await transport(request("movie/194")) }
         #expect(stub.requestCount == 30)
         #expect(stub.connectionCount == 1)
@@ -65,7 +69,7 @@ import Testing
 
     @Test func concurrentRequestsStayWithinTheConnectionLimit() async throws {
         stub.latency = 0.02
-        let transport = CurlTransport.make(maxConnections: 3)
+        let transport = CurlTransport.make(maxConnections: 3, time: .system)
         let details = request("movie/194")
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<24 { group.addTask { try await transport(details).status } }
@@ -78,10 +82,10 @@ import Testing
 
     @Test func cancellationReturnsWhileTheServerStillHangs() async throws {
         stub.inject(.hang(seconds: 60), on: .details(id: 194))
-        let transport = CurlTransport.make()
+        let transport = CurlTransport.make(time: .system)
         let details = request("movie/194", timeout: 120)
         let task = Task { try await transport(details) }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while stub.peakConcurrency == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
         try #require(stub.peakConcurrency > 0, "the request never reached the stub")
@@ -89,7 +93,7 @@ import Testing
     }
 
     @Test func alreadyCancelledRequestsNeverReachTheServer() async throws {
-        let transport = CurlTransport.make()
+        let transport = CurlTransport.make(time: .system)
         let details = request("movie/194")
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -99,10 +103,15 @@ import Testing
         #expect(stub.requestCount == 0)
     }
 
+    /// The idle time is measured on the loop's clock: a test clock keeps the thread until it is turned, however
+    /// long the machine takes, and the thread stops at its next poll (at most a second) once it has been.
     @Test func loopThreadStopsWhenIdleAndStartsAgain() async throws {
-        let loop = CurlLoop(maxConnections: 2, idleStop: .milliseconds(50))
+        let clock = TestClock<Duration>()
+        let loop = CurlLoop(maxConnections: 2, idleStop: .seconds(5), time: .test(clock))
         #expect(try await loop.perform(request("movie/194")).status == 200)
-        let deadline = ContinuousClock.now + .seconds(10)
+        #expect(loop.threadRunning)
+        await clock.advance(by: .seconds(5))
+        let deadline = ContinuousClock.now + .seconds(60)
         while loop.threadRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!loop.threadRunning)
         #expect(try await loop.perform(request("movie/194")).status == 200)

@@ -12,12 +12,12 @@ import Testing
     }
 
     @Test func aStuckRequestTimesOut() async throws {
-        let deadlines = RequestDeadlines(tick: .milliseconds(10))
+        let deadlines = RequestDeadlines(tick: .milliseconds(10), time: .system)
         await #expect(throws: TransportError.timedOut) { try await deadlines.run(0.05, Self.stuck) }
     }
 
     @Test func cancellingTheCallerReturnsAtOnce() async throws {
-        let deadlines = RequestDeadlines()
+        let deadlines = RequestDeadlines(time: .system)
         let call = Task { try await deadlines.run(3600, Self.stuck) }
         try await Task.sleep(for: .milliseconds(20))
         call.cancel()
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aQuickResultWins() async throws {
-        let deadlines = RequestDeadlines()
+        let deadlines = RequestDeadlines(time: .system)
         #expect(try await deadlines.run(10) { 42 } == 42)
         await #expect(throws: TransportError.unreachable("x")) {
             try await deadlines.run(10) { () async throws -> Int in throw TransportError.unreachable("x") }

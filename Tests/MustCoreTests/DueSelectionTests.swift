@@ -39,14 +39,14 @@ import Testing
         let scope = try store.fetchScope(force: false, now: asOf)
         #expect(scope.due == 100)
         #expect(scope.total == 300)
-        var pages = MoviePages(store: store, pageSize: pageSize, scope: scope)
+        var pages = MoviePages(store: store, pageSize: pageSize, scope: scope, time: .system)
         var seen: [Int64] = []
         while let movie = try pages.next() {
             seen.append(movie.id)
             // The run reschedules what it checked (always past its start) while it is still reading: nothing may
             // come back, and nothing may be skipped.
             let check = MovieCheck(checkedAt: asOf, interval: 60, nextCheckAt: asOf + 60)
-            try store.apply([.checked(movieId: movie.id, check)])
+            try store.apply([.checked(movieId: movie.id, check)], now: Date())
         }
         #expect(seen == stride(from: 300, through: 3, by: -3).map(Int64.init))
     }

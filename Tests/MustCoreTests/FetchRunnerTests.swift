@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import MustCore
 import TMDBStub
@@ -21,29 +22,29 @@ import Testing
     func runner(
         concurrency: Int = 4, timeout: TimeInterval = 5, budget: TimeInterval = 60, retries: Int = 3,
         notFoundRetry: TimeInterval = 7 * 86400, baseURL: URL? = nil, pageSize: Int = 500,
-        flushInterval: TimeInterval = 1
+        flushInterval: TimeInterval = 1, time: TimeSource = .system
     ) -> FetchRunner {
         var config = Config()
         config.fetch.maxConcurrentOperations = concurrency
         config.fetch.runBudget = budget
         config.fetch.writeBatchSize = 10
         config.schedule.notFoundRetryInterval = notFoundRetry
-        let stack = CurlTransport.stack()
+        let stack = CurlTransport.stack(time: time)
         let client = TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout,
             retry: RetryPolicy(maxRetries: retries, baseDelay: 0.01, maxDelay: 2), counter: RequestCounter(),
-            transport: stack.transport, executor: stack.executor, logger: quietLogger)
+            transport: stack.transport, executor: stack.executor, time: time, logger: quietLogger)
         var settings = FetchRunner.Settings(config)
         settings.readPageSize = pageSize
         settings.flushInterval = flushInterval
-        return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger)
+        return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger, time: time)
     }
 
     /// Adds `count` synthetic movies (and Amélie) and resolves them with a first run.
     @discardableResult
     func seeded(_ count: Int = 20) async throws -> FetchReport {
-        _ = try store.link(member: "Alice", title: "Amélie")
-        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)") }
+        _ = try store.link(member: "Alice", title: "Amélie", now: Date())
+        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)", now: Date()) }
         let first = await runner().run()
         #expect(first.summary.changed == count + 1)
         #expect(try store.unresolvedMovies().isEmpty)
@@ -157,7 +158,7 @@ import Testing
         #expect(failing.map(\.title) == ["Movie 3"])
         #expect(failing.first?.notFoundAt != nil)
         #expect(try store.moviesToRefresh().count == 21)
-        #expect(try store.fetchScope().total == 21)
+        #expect(try store.fetchScope(now: Date()).total == 21)
         stub.resetCounters()
         let next = await runner().run()
         #expect(next.summary.skipped == 1)
@@ -216,10 +217,12 @@ import Testing
         #expect(try store.failingMovies().first?.title == "Movie 1")
     }
 
+    /// libcurl's own timeout, on the real clock: 5 s, as 0.3 s timed out 19 good answers of 21 while other suites
+    /// loaded the machine.
     @Test func aHangingResponseTimesOutAndTheRunGoesOn() async throws {
         try await seeded()
         stub.inject(.hang(seconds: 60), on: .details(id: 100_005), times: nil)
-        let report = await runner(timeout: 0.3, retries: 1).run()
+        let report = await runner(timeout: 5, retries: 0).run()
         #expect(report.summary.failed == 1)
         #expect(report.summary.unchanged == 20)
         #expect(try store.failingMovies().first?.reason.contains("in time") == true)
@@ -232,33 +235,50 @@ import Testing
         #expect(report.summary.failed == 21)
     }
 
+    /// Movies are checked in id order, one at a time: Amélie, then Movie 1 (100000) on. The sixth answer never
+    /// comes; once the run's clock has turned past its budget, the run stops: that check is cancelled and the 15
+    /// movies after it are never started. A test clock: the budget passes when the test says, not under load.
     @Test(arguments: [4, 500])
     func theRunBudgetStopsLaunchingOperations(pageSize: Int) async throws {
         try await seeded()
-        stub.latency = 0.2
-        let report = await runner(concurrency: 1, budget: 0.5, pageSize: pageSize).run()
-        #expect(report.summary.skipped >= 10)
-        #expect(report.summary.unchanged + report.summary.skipped + report.summary.failed == 21)
+        stub.inject(.hang(seconds: 120), on: .details(id: 100_004), times: nil)
+        let clock = TestClock<Duration>()
+        let fetch = runner(concurrency: 1, timeout: 120, budget: 60, pageSize: pageSize, time: .test(clock))
+        let run = Task { await fetch.run() }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while stub.requestCount < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(stub.requestCount == 6, "the run never asked for the sixth movie")
+        await clock.advance(by: .seconds(60))
+        let report = await run.value
+        #expect(!report.interrupted)
+        #expect(report.summary.unchanged == 5)
+        #expect(report.summary.skipped == 16)
+        #expect(report.summary.failed == 0)
         #expect(report.summary.result == .noData)
+        #expect(report.elapsed == 60)
+        #expect(stub.requestCount == 6)
     }
 
+    /// Two at a time in id order (Amélie, then Movie 1 = 100000 on); the answers for Movie 11 and Movie 12 never
+    /// come, so the run cannot end before the cancel however slow the machine: Movie 1 to Movie 10 changed, the two
+    /// in flight and the eight after them skipped.
     @Test func cancellationInterruptsAndKeepsWhatWasWritten() async throws {
         try await seeded()
-        // Slow answers (10 s for the whole run), so the cancel below lands mid-run even when the suite's other
-        // tests hold the cooperative threads for seconds.
-        stub.latency = 1
         for id in 100_000..<100_020 { stub.update(id: id) { $0.voteCount += 100 } }
-        let fetch = runner(concurrency: 2)
+        stub.inject(.hang(seconds: 120), on: .details(id: 100_010), times: nil)
+        stub.inject(.hang(seconds: 120), on: .details(id: 100_011), times: nil)
+        let fetch = runner(concurrency: 2, timeout: 120)
         let task = Task { await fetch.run() }
-        // With 2 in flight, a 4th request means two answers were taken in, and only Amélie is unchanged.
-        let deadline = Date().addingTimeInterval(30)
-        while stub.requestCount < 4, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while stub.requestCount < 13, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(stub.requestCount == 13, "the run never asked for Movie 12")
         task.cancel()
-        try #require(stub.requestCount >= 4, "the run never sent its 4th request")
         let report = await task.value
         #expect(report.interrupted)
-        #expect(report.summary.changed > 0)
-        #expect(report.summary.changed < 20)
+        #expect(report.summary.changed == 10)
+        #expect(report.summary.unchanged == 1)
+        #expect(report.summary.skipped == 10)
+        #expect(stub.requestCount == 13)
         let written =
             Int(try sqlite(store.path, "SELECT count(*) FROM movie WHERE remoteId >= 100000 AND voteCount >= 100"))
             ?? -1
@@ -267,7 +287,7 @@ import Testing
 
     @Test func aMovieWithoutRemoteIdIsResolvedBySearchAndMerged() async throws {
         try await seeded()
-        _ = try store.link(member: "Carol", title: "Le Fabuleux Destin d'Amélie Poulain")
+        _ = try store.link(member: "Carol", title: "Le Fabuleux Destin d'Amélie Poulain", now: Date())
         let report = await runner().run()
         #expect(report.summary.changed == 1)
         #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE remoteId = 194") == "1")

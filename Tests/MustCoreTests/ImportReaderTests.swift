@@ -69,31 +69,34 @@ struct ImportReaderTests {
     }
 
     @Test func rowsBecomeEntriesSkipsOrProblems() throws {
+        let today = WatchDay.of(testStart)
         let imdb = try ImportLayout.detect(["Const", "Title", "Title Type", "Year"], format: nil)
         let dune = ImportRow.movie(ImportEntry(title: "Dune", year: 1984, imdbId: "tt0087182"))
         let types = [
             "movie", "Movie", "tvMovie", "TV Movie", "Feature Film", "Video", "video", "Documentary", "short", "",
         ]
         for type in types {
-            #expect(imdb.row(["tt0087182", "Dune", type, "1984"], member: "Ann") == dune, "\(type)")
+            #expect(imdb.row(["tt0087182", "Dune", type, "1984"], member: "Ann", today: today) == dune, "\(type)")
         }
-        let series = imdb.row(["tt0903747", "Breaking Bad", "TV Series", "2008"], member: "Ann")
+        let series = imdb.row(["tt0903747", "Breaking Bad", "TV Series", "2008"], member: "Ann", today: today)
         #expect(series == .skipped("a TV Series, not a movie"))
         for type in ["TV Episode", "tvEpisode", "Mini-Series", "tvMiniSeries", "Video Game", "videoGame", "tvSpecial"] {
-            #expect(imdb.row(["tt1", "X", type, ""], member: "Ann") == .skipped("a \(type), not a movie"))
+            #expect(
+                imdb.row(["tt1", "X", type, ""], member: "Ann", today: today) == .skipped("a \(type), not a movie"))
         }
-        let badConst = imdb.row(["123", "X", "movie", ""], member: "Ann")
+        let badConst = imdb.row(["123", "X", "movie", ""], member: "Ann", today: today)
         #expect(badConst == .invalid("\"123\" is not an IMDb id (tt and digits)"))
 
         let csv = try ImportLayout.detect(["member", "title", "year", "tmdbId"], format: nil)
         let up = ImportRow.movie(ImportEntry(title: "Up", year: 2009, tmdbId: 14160))
-        #expect(csv.row(["ANN", "Up", "2009", "14160"], member: "ann") == up)
-        #expect(csv.row(["", "Up", "2009", "14160"], member: "Bob") == up, "no member: the command's")
-        #expect(csv.row(["Bob", "Up", "2009", "14160"], member: "Ann") == .skipped("Bob's row, not Ann's"))
-        let early = csv.row(["", "Up", "1800", ""], member: "Ann")
+        #expect(csv.row(["ANN", "Up", "2009", "14160"], member: "ann", today: today) == up)
+        #expect(csv.row(["", "Up", "2009", "14160"], member: "Bob", today: today) == up, "no member: the command's")
+        #expect(
+            csv.row(["Bob", "Up", "2009", "14160"], member: "Ann", today: today) == .skipped("Bob's row, not Ann's"))
+        let early = csv.row(["", "Up", "1800", ""], member: "Ann", today: today)
         #expect(early == .invalid("the year \"1800\" is not a year between 1870 and 2100"))
-        #expect(csv.row(["", "Up", "", "x1"], member: "Ann") == .invalid("\"x1\" is not a TMDB id"))
-        guard case .invalid = csv.row(["", " ", "", ""], member: "Ann") else {
+        #expect(csv.row(["", "Up", "", "x1"], member: "Ann", today: today) == .invalid("\"x1\" is not a TMDB id"))
+        guard case .invalid = csv.row(["", " ", "", ""], member: "Ann", today: today) else {
             Issue.record("an empty title is invalid")
             return
         }

@@ -26,17 +26,18 @@ import Testing
         var config = Config()
         config.fetch.maxConcurrentOperations = concurrency
         config.fetch.writeBatchSize = batch
-        let stack = CurlTransport.stack()
+        let stack = CurlTransport.stack(time: .system)
         let client = TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: timeout, retry: .none,
-            counter: RequestCounter(), transport: stack.transport, executor: stack.executor, logger: quietLogger)
+            counter: RequestCounter(), transport: stack.transport, executor: stack.executor, time: .system,
+            logger: quietLogger)
         var settings = FetchRunner.Settings(config)
         settings.flushInterval = flush
-        return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger)
+        return FetchRunner(store: store, client: client, settings: settings, logger: quietLogger, time: .system)
     }
 
     func link(_ count: Int) throws {
-        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)") }
+        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)", now: Date()) }
     }
 
     func storedVoteCounts() throws -> String {
@@ -48,11 +49,12 @@ import Testing
     @Test func aRefusedRowIsReportedAloneAndTheRestOfItsBatchCommits() throws {
         try link(3)
         let ids = try store.moviesToRefresh().map(\.id)
-        let refused = try store.apply([
-            .resolved(movieId: ids[0], RemoteMovie(id: 100_000, title: "Movie 1", voteCount: 11)),
-            .resolved(movieId: ids[1], RemoteMovie(id: 0, title: "Movie 2", voteCount: 22)),
-            .resolved(movieId: ids[2], RemoteMovie(id: 100_002, title: "Movie 3", voteCount: 33)),
-        ])
+        let refused = try store.apply(
+            [
+                .resolved(movieId: ids[0], RemoteMovie(id: 100_000, title: "Movie 1", voteCount: 11)),
+                .resolved(movieId: ids[1], RemoteMovie(id: 0, title: "Movie 2", voteCount: 22)),
+                .resolved(movieId: ids[2], RemoteMovie(id: 100_002, title: "Movie 3", voteCount: 33)),
+            ], now: Date())
         #expect(refused.map(\.write.movieId) == [ids[1]])
         #expect(refused.first?.reason.contains("CHECK constraint failed") == true)
         #expect(try storedVoteCounts() == "11,-,33")
@@ -81,7 +83,7 @@ import Testing
 
     @Test func aChangeSQLiteRefusedIsCountedAsAFailureNotAChange() async throws {
         try link(5)
-        _ = try store.link(member: "Bob", title: "Zero")
+        _ = try store.link(member: "Bob", title: "Zero", now: Date())
         let report = await runner().run()
         #expect(report.summary.storeFailure == nil)
         #expect(report.summary.changed == 5)

@@ -15,7 +15,7 @@ import Testing
     func client() -> TMDBClient {
         TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 30, retry: .none,
-            transport: CurlTransport.stack().transport, logger: quietLogger)
+            transport: CurlTransport.stack(time: .system).transport, time: .system, logger: quietLogger)
     }
 
     func decode(_ json: String) throws -> RemoteMovie {

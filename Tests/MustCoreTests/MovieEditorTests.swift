@@ -13,7 +13,9 @@ import Testing
     init() throws {
         try stub.start()
         let store = try Store(path: scratch.file("family.sqlite"), logger: quietLogger)
-        editor = MovieEditor(store: store, checks: MovieSchedulePolicy(), random: { 0.5 })
+        editor = MovieEditor(
+            store: store, checks: MovieSchedulePolicy(),
+            time: TimeSource(now: { Date() }, clock: TimeSource.system.clock, random: { 0.5 }))
     }
 
     deinit { stub.stop() }
@@ -21,7 +23,8 @@ import Testing
     func client(_ baseURL: URL? = nil) -> TMDBClient {
         TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 30, retry: .none,
-            transport: HTTPTransportKind.curl.stack(maxConnections: 2).transport, logger: quietLogger)
+            transport: HTTPTransportKind.curl.stack(maxConnections: 2, time: .system).transport, time: .system,
+            logger: quietLogger)
     }
 
     func add(_ member: String, _ text: String, client: TMDBClient? = nil) async throws -> LookupOutcome {

@@ -25,7 +25,8 @@ import Testing
     var client: TMDBClient {
         TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 30, retry: .none,
-            transport: HTTPTransportKind.curl.stack(maxConnections: 2).transport, logger: quietLogger)
+            transport: HTTPTransportKind.curl.stack(maxConnections: 2, time: .system).transport, time: .system,
+            logger: quietLogger)
     }
 
     func extras(_ region: String) async throws -> MovieExtras {

@@ -53,8 +53,10 @@ import Testing
                 NightCandidate(movieId: 2, title: "Big Hit", voteAverage: 8.4, voteCount: 30_000, keptBy: ["Ann"]),
             ]), count: 5)
         #expect(picks.map(\.candidate.title) == ["Big Hit", "Tiny Gem"])
-        #expect(abs((picks[0].weighted ?? 0) - (30_000 * 8.4 + 5000 * 7.2) / 35_000) < 1e-9)
-        #expect(abs((picks[1].weighted ?? 0) - 7.2) < 0.01)
+        // Worked by hand: (30,000 × 8.4 + 5,000 × 7.2) / 35,000 = 288,000 / 35,000 = 8.228571…;
+        // (4 × 9.5 + 5,000 × 7.2) / 5,004 = 36,038 / 5,004 = 7.201838…
+        #expect(abs((picks[0].weighted ?? 0) - 8.228_571) < 1e-6)
+        #expect(abs((picks[1].weighted ?? 0) - 7.201_838) < 1e-6)
     }
 
     @Test func keptByMoreComesFirstThenWeightedThenTrendThenTitle() {

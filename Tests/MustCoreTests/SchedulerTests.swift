@@ -1,44 +1,40 @@
+import Clocks
 import Foundation
 import MustCore
-import Synchronization
 import TMDBStub
 import Testing
-
-/// A settable clock, so the persisted scheduler can be stepped through time.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
-}
 
 /// The persisted scheduler, the run lock and the whole background fetch, on a real file and a real stub.
 @Suite final class SchedulerTests {
     let stub: TMDBStubServer
     let directory = TemporaryDirectory("mustc-schedule")
     let store: Store
-    let clock = TestClock()
+    /// Turned by the tests, so the persisted scheduler is stepped through time.
+    let clock = TestClock<Duration>()
+    let time: TimeSource
 
     init() throws {
+        time = .test(clock)
         stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()
         store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
-        for title in ["Amélie", "Up", "Spirited Away"] { _ = try store.link(member: "Alice", title: title) }
+        for title in ["Amélie", "Up", "Spirited Away"] {
+            _ = try store.link(member: "Alice", title: title, now: Date())
+        }
     }
 
     // The accept thread keeps a started stub alive; only stop() ends it and closes its sockets.
     deinit { stub.stop() }
 
     func fetch() -> BackgroundFetch {
-        let clock = clock
-        let stack = CurlTransport.stack()
+        let stack = CurlTransport.stack(time: .system)
         let client = TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), retry: .none, counter: RequestCounter(),
-            transport: stack.transport, executor: stack.executor, logger: quietLogger)
+            transport: stack.transport, executor: stack.executor, time: .system, logger: quietLogger)
         let runner = FetchRunner(
             store: store, client: client, settings: FetchRunner.Settings(Config()), logger: quietLogger,
-            now: { clock.now }, random: { 0.5 })
-        let scheduler = Scheduler(
-            store: store, policy: BackoffPolicy(maximumInterval: 7200), now: { clock.now }, random: { 0.5 })
+            time: time)
+        let scheduler = Scheduler(store: store, policy: BackoffPolicy(maximumInterval: 7200), time: time)
         return BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
     }
@@ -49,22 +45,22 @@ final class TestClock: Sendable {
             return
         }
         #expect(first.summary.result == .newData)
-        #expect(schedule?.nextFetchAt == clock.now.addingTimeInterval(900))
+        #expect(schedule?.nextFetchAt == time.now().addingTimeInterval(900))
 
         let reopened = try Store(path: store.path, logger: quietLogger)
         #expect(try reopened.scheduleState()?.lastResult == .newData)
-        clock.advance(899)
+        await clock.advance(by: .seconds(899))
         guard case .notDue = try await fetch().perform(force: false) else {
             Issue.record("not due yet")
             return
         }
-        clock.advance(1)
+        await clock.advance(by: .seconds(1))
         guard case .ran(let second, let next) = try await fetch().perform(force: false) else {
             Issue.record("due now")
             return
         }
         #expect(second.summary.result == .noData)
-        #expect(next?.nextFetchAt == clock.now.addingTimeInterval(1800))
+        #expect(next?.nextFetchAt == time.now().addingTimeInterval(1800))
         let runs = try store.recentRuns()
         #expect(runs.map(\.result) == ["noData", "newData"])
         #expect(runs.first?.interval == 1800)
@@ -94,7 +90,7 @@ final class TestClock: Sendable {
         }
         #expect(report.summary.result == .failed)
         #expect(schedule?.consecutiveFailures == 1)
-        #expect(schedule?.nextFetchAt == clock.now.addingTimeInterval(600))
+        #expect(schedule?.nextFetchAt == time.now().addingTimeInterval(600))
         #expect(try store.recentRuns().first?.failure?.contains("401") == true)
     }
 }

@@ -163,7 +163,7 @@ import Testing
         // A run every two hours for seven days.
         for _ in 0..<84 {
             let (recommendationsBefore, detailsBefore) = (requests("/recommendations"), detailsRequests)
-            _ = await work.run(now: time.now)
+            _ = await work.run(time: time)
             spent.append(
                 (
                     time.now().timeIntervalSince(Self.start), requests("/recommendations") - recommendationsBefore,
@@ -192,12 +192,12 @@ import Testing
 
     @Test func aSmallerBudgetIsShared() async throws {
         try family()
-        let tally = await work(requestsPerDay: 10).run(now: time.now)
+        let tally = await work(requestsPerDay: 10).run(time: time)
         #expect(tally.recommendations == 3 && tally.details == 7)
         #expect(stub.requests.count == 10)
         // The same day: nothing left.
         await clock.advance(by: .seconds(3600))
-        #expect(await work(requestsPerDay: 10).run(now: time.now) == SuggestionWork.Tally())
+        #expect(await work(requestsPerDay: 10).run(time: time) == SuggestionWork.Tally())
         #expect(stub.requests.count == 10)
     }
 
@@ -207,7 +207,7 @@ import Testing
         // A recommended movie that TMDB no longer knows when its details are asked.
         // Recommended by Totoro (asked now) and by Spirited Away (asked tomorrow): its details come at the second run.
         let gone = Self.ids[12]
-        let tally = await work(requestsPerDay: 5).run(now: time.now)
+        let tally = await work(requestsPerDay: 5).run(time: time)
         #expect(tally.recommendations == 2 && tally.failed == 1)
         stub.remove(id: gone)
         await clock.advance(by: .seconds(86_400 + 60))
@@ -216,7 +216,7 @@ import Testing
         #expect(library.candidates.contains { $0.remoteId == gone })
         // The failed seed is due again after a day; the answered ones are not.
         #expect(try store.seedsDue(now: time.now(), every: 7 * 86_400, retry: 86_400).map(\.remoteId) == [129])
-        _ = await work(requestsPerDay: 60).run(now: time.now)
+        _ = await work(requestsPerDay: 60).run(time: time)
         library = try store.suggestionLibrary(members: ["Claire", "Sofia"], region: "US")
         // Spirited Away's 20 joined; the one TMDB answered 404 for left; Amélie, which Sofia keeps, never appears.
         #expect(!library.candidates.contains { $0.remoteId == gone || $0.remoteId == 194 })
@@ -226,7 +226,7 @@ import Testing
 
     @Test func suggestionsNeverIncludeAMovieTheFamilyKeepsOrWatched() async throws {
         try family()
-        _ = await work().run(now: time.now)
+        _ = await work().run(time: time)
         let kept = Self.ids[0]
         _ = try store.link(member: "Leo", movie: .tmdb(kept), now: time.now())
         let watched = Self.ids[1]

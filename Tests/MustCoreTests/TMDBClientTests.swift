@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import MustCore
 import TMDBStub
@@ -23,12 +24,12 @@ import Testing
     /// cooperative threads an answer resumes on for seconds (measured: up to 4 s on this 2-core machine).
     func client(
         _ credentials: TMDBCredentials? = nil, timeout: TimeInterval = 30, retry: RetryPolicy = .none,
-        baseURL: URL? = nil, over transport: HTTPTransportKind = .curl
+        baseURL: URL? = nil, over transport: HTTPTransportKind = .curl, time: TimeSource = .system
     ) -> TMDBClient {
         TMDBClient(
             baseURL: baseURL ?? stub.baseURL, credentials: credentials ?? .apiKey(stub.apiKey), timeout: timeout,
-            retry: retry,
-            transport: transport.stack(maxConnections: 4).transport, logger: quietLogger)
+            retry: retry, transport: transport.stack(maxConnections: 4, time: time).transport, time: time,
+            logger: quietLogger)
     }
 
     @Test(
@@ -115,30 +116,50 @@ import Testing
         }
     }
 
-    /// A Retry-After within `RetryPolicy.maxDelay` is waited out; a longer one goes back to the caller at once
-    /// (the scheduler then caps it at `schedule.maximumInterval`), so no answer stalls a run.
-    @Test(arguments: [("1", 2), ("31", 1), ("Wed, 21 Oct 2099 07:28:00 GMT", 1)])
-    func theClientWaitsOutOnlyShortRetryAfters(_ header: String, requests: Int) async throws {
+    /// A Retry-After within `RetryPolicy.maxDelay` is waited out, on the client's clock, and the retry is asked
+    /// once it has passed; a longer one goes back to the caller at once (the scheduler then caps it at
+    /// `schedule.maximumInterval`), so no answer stalls a run. A test clock: no wall time is waited.
+    @Test func theClientWaitsOutAShortRetryAfterOnItsClock() async throws {
+        stub.inject(.rateLimited(retryAfter: "1"))
+        let clock = TestClock<Duration>()
+        let time = TimeSource.test(clock)
+        var client = client(retry: RetryPolicy(maxRetries: 3, baseDelay: 0.01, maxDelay: 30), time: time)
+        client.limiter = RateLimiter(requestsPerSecond: 1000, time: time)
+        let lookup = Task { [client] in try await client.details(id: 194) }
+        #expect(await clock.waitForSleeper(), "the client never waited for the Retry-After")
+        #expect(stub.requestCount == 1)
+        // Not yet: 0.9 s of the asked 1 s have passed, and the client still waits.
+        await clock.advance(by: .milliseconds(900))
+        #expect(await clock.waitForSleeper(within: .zero))
+        #expect(stub.requestCount == 1)
+        await clock.advance(by: .milliseconds(100))
+        #expect(try await lookup.value.id == 194)
+        #expect(stub.requestCount == 2)
+        #expect(time.now() == testStart.addingTimeInterval(1))
+    }
+
+    @Test(arguments: ["31", "Wed, 21 Oct 2099 07:28:00 GMT"])
+    func aLongRetryAfterGoesBackToTheCallerAtOnce(_ header: String) async throws {
         stub.inject(.rateLimited(retryAfter: header))
-        let started = ContinuousClock.now
-        let limiter = RateLimiter(requestsPerSecond: 1000)
-        var client = client(retry: RetryPolicy(maxRetries: 3, baseDelay: 0.01, maxDelay: 30))
-        client.limiter = limiter
-        var movie: RemoteMovie?
-        var failure: TMDBError?
-        do {
-            movie = try await client.details(id: 194)
-        } catch {
-            failure = error as? TMDBError
+        let clock = TestClock<Duration>()
+        let time = TimeSource.test(clock)
+        var client = client(retry: RetryPolicy(maxRetries: 3, baseDelay: 0.01, maxDelay: 30), time: time)
+        client.limiter = RateLimiter(requestsPerSecond: 1000, time: time)
+        // The clock is never turned: a client that waited would wait until the test's deadline cancels it.
+        let lookup = Task { [client] in try await client.details(id: 194) }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(120))
+            lookup.cancel()
         }
-        #expect(stub.requestCount == requests)
-        // Waiting out "31" would take 31 s; a loaded machine took up to 15 s to return at once.
-        #expect(ContinuousClock.now - started < .seconds(30))
-        if requests == 2 {
-            #expect(movie?.id == 194)
-        } else {
-            #expect(failure?.retryAfter ?? 0 > 30, "\(String(describing: failure))")
+        defer { deadline.cancel() }
+        await #expect {
+            try await lookup.value
+        } throws: { error in
+            guard case .rateLimited(let seconds?) = error as? TMDBError else { return false }
+            return seconds > 30
         }
+        #expect(stub.requestCount == 1)
+        #expect(time.now() == testStart)
     }
 
     @Test(arguments: HTTPTransportKind.allCases)

@@ -15,7 +15,7 @@ import Testing
         let config = mustc.home.file("config.json")
         try #"""
         {"fetch": {"maxConcurrentOperations": 4, "writeBatchSize": 10},
-         "tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "5s"}}
+         "tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "120s"}}
         """#.write(toFile: config, atomically: true, encoding: .utf8)
         mustc.environment["MUSTC_CONFIG"] = config
         self.mustc = mustc
@@ -30,13 +30,17 @@ import Testing
     @Test func addRemoveAndResolveSucceedWhileAFetchWrites() async throws {
         try await mustc.run(["add", "--no-lookup", "Bob"] + (1...200).map { "Movie \($0)" })
         stub.latency = 0.25
+        // The last movie's answer waits for the edits: the fetch goes on writing the others meanwhile, and cannot
+        // end before the edits however slow the machine (its 120 s timeout is never reached).
+        stub.hold { $0.query["query"] == "Movie 200" }
+        defer { stub.release() }
         let fetch = try mustc.start(["fetch", "--force"])
         // Wait until the fetch has written: the edits below then meet its write transactions.
         let deadline = Date().addingTimeInterval(60)
         while try resolvedCount() < 10, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try resolvedCount() >= 10)
 
-        // Each edit starts while the fetch runs (200 movies at 250 ms, 4 at a time: about 12 s).
+        // Each edit starts while the fetch runs: it cannot end while Movie 200 is held.
         #expect(fetch.process.isRunning)
         let add = try await mustc("add", "Ann", "Dune (2021)")
         #expect(add.status == 0, "\(add.all)")
@@ -47,6 +51,8 @@ import Testing
         #expect(fetch.process.isRunning)
         let resolve = try await mustc("resolve", "Ann", "Dune (2021)", "tmdb:841")
         #expect(resolve.status == 0, "\(resolve.all)")
+        #expect(fetch.process.isRunning)
+        stub.release()
         let fetched = await fetch.wait()
         #expect(fetched.status == 0, "\(fetched.all)")
         for outcome in [add, remove, resolve, fetched] { #expect(!outcome.all.contains("locked")) }

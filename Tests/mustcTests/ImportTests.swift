@@ -340,8 +340,8 @@ import ZIPFoundation
         try stub.start()
         var mustc = MustcBinary(stub: stub)
         let config = mustc.home.file("config.json")
-        // Two lookups a second: the 40 rows take 20 s, far longer than a loaded machine can delay the signal.
-        try #"{"tmdb": {"maxRequestsPerSecond": 2}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        try #"{"tmdb": {"maxRequestsPerSecond": 1000, "requestTimeout": "120s"}}"#.write(
+            toFile: config, atomically: true, encoding: .utf8)
         mustc.environment["MUSTC_CONFIG"] = config
         self.mustc = mustc
     }
@@ -352,10 +352,14 @@ import ZIPFoundation
         let path = mustc.home.file("watchlist.csv")
         let rows = (1...40).map { "2024-01-01,Movie \($0),2001,https://boxd.it/m\($0)\n" }
         try ("Date,Name,Year,Letterboxd URI\n" + rows.joined()).write(toFile: path, atomically: true, encoding: .utf8)
+        // Lookups go in batches of eight, each linked before the next is asked: the third batch's answers are held,
+        // so the import is interrupted with exactly the first two linked, however slow the machine.
+        stub.hold { Int($0.query["query"]?.dropFirst("Movie ".count) ?? "") ?? 0 >= 17 }
+        defer { stub.release() }
         let running = try mustc.start(["import", "--json", "Ann", path])
-        // Interrupted once a batch (eight lookups) has been answered and linked, whenever that is.
         let deadline = ContinuousClock.now + .seconds(60)
-        while stub.requestCount < 10, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while stub.heldCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(stub.heldCount > 0, "the import never asked for the third batch")
         kill(running.process.processIdentifier, SIGINT)
         let (first, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
         #expect(exited)
@@ -364,7 +368,8 @@ import ZIPFoundation
         let interrupted = try first.json()
         #expect(interrupted["interrupted"] as? Bool == true)
         let linkedFirst = try #require(interrupted["linked"] as? Int)
-        #expect(linkedFirst >= 8 && linkedFirst < 40, "\(interrupted)")
+        #expect(linkedFirst == 16, "\(interrupted)")
+        stub.release()
         // `rows` counts the rows handled, not the 40 read before the signal.
         #expect(
             interrupted["rows"] as? Int == linkedFirst + (interrupted["alreadyLinked"] as? Int ?? -1), "\(interrupted)")

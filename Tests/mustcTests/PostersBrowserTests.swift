@@ -59,40 +59,6 @@ import Testing
         #expect(exited && stopped.status == 0, "\(stopped.all)")
     }
 
-    /// `GET /posters/…`: the right type and a year's caching for a kept poster; 404 for any other size or name,
-    /// for a file that is not an image, and for a link out of the directory.
-    @Test func theServerAnswersOnlyKeptPostersInsideTheDirectory() async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics + [Self.posterless])
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = try await Self.family(stub)
-        let directory = mustc.databasePath + ".posters"
-        // Not posters: an HTML file under a poster's name, and a link to the database.
-        try Data("<html>".utf8).write(to: URL(fileURLWithPath: directory + "/w185/fake.jpg"))
-        try FileManager.default.createSymbolicLink(
-            atPath: directory + "/w185/link.png", withDestinationPath: mustc.databasePath)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        let poster = try await HTTP.get(server.url + "posters/w185/poster194.png")
-        #expect(poster.status == 200 && poster.header("Content-Type") == "image/png")
-        #expect(poster.header("Cache-Control") == "public, max-age=31536000, immutable")
-        #expect(poster.header("Content-Security-Policy")?.contains("img-src 'self'") == true)
-        #expect(poster.data == StubPoster.png(id: 194, width: 185))
-        for path in [
-            "posters/w500/poster194.png", "posters/original/poster194.png", "posters/w185/poster999.png",
-            "posters/w185/fake.jpg", "posters/w185/link.png", "posters/w185/..%2F..%2Fmustc.sqlite",
-            "posters/w185/%2e%2e", "posters/w185/x.svg", "posters/../mustc.sqlite", "posters/w185/",
-            "posters/w185/.partial-poster194.png-x",
-        ] {
-            let answer = try await HTTP.get(server.url + path)
-            #expect(answer.status == 404, "\(path): \(answer.status)")
-            #expect(!answer.body.hasPrefix("SQLite"))
-        }
-        let page = try await HTTP.get(server.url + "members/Ann")
-        #expect(!page.body.contains("image.tmdb.org") && !page.body.contains("/t/p/"))
-        #expect(page.body.contains(#"src="/posters/w185/poster129.png""#))
-    }
-
     /// A `serve` running as another user, who may read the database and the posters but write neither, shows the
     /// posters the fetch downloaded.
     @Test(.enabled(if: getuid() == 0, "needs root to run mustc as another user"))

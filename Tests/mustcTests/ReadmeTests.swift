@@ -77,19 +77,43 @@ import Testing
         #expect(try Self.read(".ci/run").split(separator: "\n").contains { $0 == command })
     }
 
-    /// The commands of the marked blocks, as (block, command).
-    static func markedCommands() throws -> [(block: Int, command: String)] {
-        var commands: [(Int, String)] = []
+    /// The commands of the marked blocks, as (block, command, shown). `shown` is the output a `console` block
+    /// prints under the command, up to the next command; nil where the block shows no output at all (commands to
+    /// try, such as `mustc --help`) or is not a `console` block.
+    static func markedCommands() throws -> [(block: Int, command: String, shown: [String]?)] {
+        var commands: [(Int, String, [String]?)] = []
         for (index, block) in Markdown.codeBlocks(after: marker, in: try read("README.md")).enumerated() {
+            let showsOutput = block.language == "console" && block.lines.contains { !$0.hasPrefix("$ ") }
             for line in block.lines {
                 if block.language == "console" {
-                    if line.hasPrefix("$ ") { commands.append((index, String(line.dropFirst(2)))) }
+                    if line.hasPrefix("$ ") {
+                        commands.append((index, String(line.dropFirst(2)), showsOutput ? [] : nil))
+                    } else if showsOutput, !commands.isEmpty {
+                        commands[commands.count - 1].2?.append(line)
+                    }
                 } else if !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix("#") {
-                    commands.append((index, line))
+                    commands.append((index, line, nil))
                 }
             }
         }
         return commands
+    }
+
+    /// What changes from run to run, masked alike in the README and in what the binary prints: dates and times,
+    /// a run's seconds ("in 0.1s") and the wait before the next fetch ("Next fetch in 28m").
+    static func masked(_ text: String) -> String {
+        text.replacing(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/, with: "<time>")
+            .replacing(/\d{4}-\d{2}-\d{2}/, with: "<date>")
+            .replacing(/\ in \d+(\.\d+)?s\b/, with: " in <seconds>")
+            .replacing(/Next fetch in (\d+[dhms])+/, with: "Next fetch in <wait>")
+    }
+
+    @Test func theMaskCoversOnlyWhatChanges() {
+        let line = "noData: 3 of 3 movies; 3 requests in 0.1s. Next fetch in 1h28m (2026-11-25T14:41:19Z)."
+        #expect(Self.masked(line) == "noData: 3 of 3 movies; 3 requests in <seconds>. Next fetch in <wait> (<time>).")
+        #expect(Self.masked("watched \"Up\" on 2026-11-25, rated 9/10") == "watched \"Up\" on <date>, rated 9/10")
+        let figures = "rated 7.9 from 11412 votes, popularity 7.248; C = 8.07"
+        #expect(Self.masked(figures) == figures)
     }
 
     @Test func everyMarkedCommandRunsOffline() async throws {
@@ -103,7 +127,8 @@ import Testing
         defer { stub.stop() }
         var shell: MustcBinary?
         var block = -1
-        for (index, command) in commands {
+        var compared = 0
+        for (index, command, shown) in commands {
             if index != block { (shell, block) = (Self.shell(stub), index) }
             guard let shell else { continue }
             if command.hasSuffix("--serve") || command.contains("--serve ") {
@@ -113,12 +138,22 @@ import Testing
             let running = try Self.start(["-c", "cd \"$MUSTC_TOP\" && " + command], in: shell)
             let (outcome, exited) = await running.wait(orKillAfter: 300)
             #expect(exited && outcome.status == 0, "README: \(command) exited \(outcome.status):\n\(outcome.all)")
+            guard let shown else { continue }
+            // The sample output is what the terminal shows: standard output, then anything on standard error.
+            var printed = (outcome.stdout + outcome.stderr).components(separatedBy: "\n")
+            while printed.last == "" { printed.removeLast() }
+            #expect(
+                Self.masked(printed.joined(separator: "\n")) == Self.masked(shown.joined(separator: "\n")),
+                "README: \(command) prints otherwise than the README shows")
+            compared += 1
         }
+        #expect(compared >= 5, "only \(compared) sample outputs compared")
     }
 
-    /// bash with the built binaries first on PATH, its own home and database, and the stub for TMDB.
+    /// bash with the built binaries first on PATH, its own home and database, and the stub for TMDB and its
+    /// image host, as the README's samples say (`contrib/demo.sh` sets both).
     static func shell(_ stub: TMDBStubServer) -> MustcBinary {
-        var shell = MustcBinary(stub: stub)
+        var shell = MustcBinary(stub: stub, posters: true)
         shell.executable = URL(fileURLWithPath: "/bin/bash")
         let bin = MustcBinary.url.deletingLastPathComponent().path
         shell.environment["PATH"] = bin + ":/usr/bin:/bin"

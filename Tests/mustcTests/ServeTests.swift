@@ -2,8 +2,9 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// `mustc serve` over plain HTTP through the built binary: the JSON API against the commands, headers, errors,
-/// validators, limits, and serving while a fetch writes.
+/// `mustc serve` over plain HTTP through the built binary: the JSON API against the commands, limits, serving while
+/// a fetch writes, signals and the listen address. The routes, headers, error pages and validators are tested
+/// in-process (Tests/MustWebTests: WebRouteTests, WebCacheTests, WebSignInTests, WebPosterTests).
 @Suite struct ServeTests {
     static func family(_ stub: TMDBStubServer) async throws -> MustcBinary {
         let mustc = MustcBinary(stub: stub)
@@ -48,126 +49,6 @@ import Testing
             #expect(status.status == 200)
             #expect(status.body == (try await mustc("status", "--json")).stdout)
             #expect(!(ratings.body + changes.body + status.body).contains(stub.apiKey))
-        }
-    }
-
-    @Test func pagesCarryTheSecurityHeadersAndEscapeNames() async throws {
-        try await Self.serving { stub, mustc, server in
-
-            let home = try await HTTP.get(server.url)
-            #expect(home.status == 200)
-            let policy = try #require(home.header("Content-Security-Policy"))
-            #expect(policy.contains("frame-ancestors 'none'"))
-            #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
-            #expect(home.header("X-Content-Type-Options") == "nosniff")
-            #expect(home.header("Referrer-Policy") == "same-origin")
-            #expect(home.body.contains("<html lang=\"en\">"))
-            // The name goes into the link percent-encoded, and into the text escaped.
-            #expect(home.body.contains("href=\"/members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E\""))
-            #expect(home.body.contains("Zoë &amp; &lt;b&gt;Co&lt;/b&gt;"))
-            #expect(!home.body.contains("<b>"))
-            #expect(home.body.contains("Up (2009)"), "Up changed this week")
-
-            let member = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
-            #expect(member.status == 200)
-            #expect(member.body.contains("<h1><bdi>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</bdi></h1>"))
-            #expect(member.header("Content-Security-Policy") == policy)
-
-            let tmdbLinks = try await HTTP.get(server.url + "movies/14160")
-            #expect(tmdbLinks.status == 200)
-            #expect(
-                tmdbLinks.body.contains("href=\"https://www.themoviedb.org/movie/14160\" rel=\"noreferrer noopener\""))
-            #expect(tmdbLinks.body.contains("<svg"))
-
-            // A movie without a TMDB id has a page under /movies/local/, linked from its member's list.
-            let bob = try await HTTP.get(server.url + "members/Bob")
-            let local = try #require(bob.body.firstMatch(of: #/href="(/movies/local/\d+)"/#)?.output.1)
-            let unlinked = try await HTTP.get(server.url + String(local.dropFirst()))
-            #expect(unlinked.status == 200)
-            #expect(unlinked.body.contains("<h1><bdi>Not On TMDB</bdi></h1>"))
-        }
-    }
-
-    @Test(arguments: [
-        ("members/Nobody", 404, "There is no member"), ("movies/999999", 404, "No movie"),
-        ("movies/abc", 404, "TMDB id"), ("nowhere", 404, "no page at this address"),
-        ("changes?since=abc", 400, "since=abc is neither a duration"),
-        ("api/changes?since=abc", 400, "since=abc is neither a duration"),
-        ("members/Ann?sort=%3Cscript%3E", 400, "sort=&lt;script&gt; is not a way to sort"),
-    ])
-    func unknownNamesAre404AndBadQueries400Pages(_ path: String, _ status: Int, _ text: String) async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics)
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = MustcBinary(stub: stub)
-        #expect(try await mustc("add", "Ann", "Up").status == 0)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        let page = try await HTTP.get(server.url + path)
-        #expect(page.status == status)
-        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
-        #expect(page.body.contains(text), "\(page.body)")
-        #expect(page.header("Content-Security-Policy") != nil)
-    }
-
-    @Test func anUnchangedPageIs304AndAWriteChangesItsTag() async throws {
-        let stub = TMDBStubServer(movies: StubMovie.classics)
-        try stub.start()
-        defer { stub.stop() }
-        let mustc = MustcBinary(stub: stub)
-        #expect(try await mustc("add", "Ann", "Up").status == 0)
-        let server = try await ServeProcess.start(mustc)
-        defer { server.ensureStopped() }
-        let first = try await HTTP.get(server.url + "members/Ann")
-        let tag = try #require(first.header("ETag"))
-        #expect(first.header("Last-Modified")?.hasSuffix(" GMT") == true)
-        let again = try await HTTP.get(server.url + "members/Ann", headers: ["If-None-Match": tag])
-        // The tag holds the minute: a reload across a minute's turn is a 200 with a new tag, never a stale 304.
-        #expect(again.status == 304 || (again.status == 200 && again.header("ETag") != tag))
-        #expect(again.body.isEmpty || again.status == 200)
-
-        #expect(try await mustc("add", "Ann", "Amélie").status == 0)
-        let changed = try await HTTP.get(server.url + "members/Ann", headers: ["If-None-Match": tag])
-        #expect(changed.status == 200)
-        #expect(changed.header("ETag") != tag)
-        #expect(changed.body.contains("Amélie"))
-    }
-
-    /// Answers are kept while the database and the minute are unchanged (`PageCache`); none of that may show.
-    @Test func aKeptPageIsTheSamePageAndAWriteShowsOnTheNextLoad() async throws {
-        try await Self.serving { stub, mustc, server in
-            var first = try await HTTP.get(server.url + "members/Ann")
-            var second = try await HTTP.get(server.url + "members/Ann")
-            // The tag holds the minute: if it turned between the two loads, a third load is under the second's tag.
-            if first.header("ETag") != second.header("ETag") {
-                (first, second) = (second, try await HTTP.get(server.url + "members/Ann"))
-            }
-            #expect(first.header("ETag") == second.header("ETag"))
-            #expect(second.status == 200 && second.body == first.body)
-            #expect(second.body.contains("Amélie") && !second.body.contains("Spirited Away"))
-
-            // Names stay escaped in a page sent again.
-            for _ in 0..<2 {
-                let zoe = try await HTTP.get(server.url + "members/Zo%C3%AB%20%26%20%3Cb%3ECo%3C%2Fb%3E")
-                #expect(
-                    zoe.body.contains("<h1><bdi>Zoë &amp; &lt;b&gt;Co&lt;/b&gt;</bdi></h1>")
-                        && !zoe.body.contains("<b>"))
-            }
-
-            // A write shows on the very next load, without If-None-Match: the kept page's validator no longer holds.
-            #expect(try await mustc("add", "Ann", "Spirited Away").status == 0)
-            let after = try await HTTP.get(server.url + "members/Ann")
-            #expect(after.status == 200 && after.body.contains("Spirited Away"))
-            #expect(after.header("ETag") != second.header("ETag"))
-            let signedIn = try await HTTP.get(server.url + "members/Ann", headers: ["Cookie": "session=ann"])
-            #expect(signedIn.status == 200 && signedIn.body.contains("Spirited Away"))
-
-            // Two answers that differ only in their query are two answers, in either order.
-            for member in ["Ann", "Bob", "Ann"] {
-                let ratings = try await HTTP.get(server.url + "api/ratings?member=\(member)")
-                #expect(ratings.body.contains("\"Amélie\"") == (member == "Ann"), "\(member): \(ratings.body)")
-                #expect(ratings.body.contains("\"Not On TMDB\"") == (member == "Bob"), "\(member): \(ratings.body)")
-            }
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads one config file into a `Config`, rejecting unknown keys and wrong types by name.
-/// Keys named "$comment" are ignored anywhere, so the example file can explain itself.
+/// Keys named "$comment" are ignored anywhere, so the example file can explain itself; a key set to "" is unset.
 struct ConfigFileReader {
     let path: String
 
@@ -140,9 +140,11 @@ private struct Section {
         }
     }
 
+    /// The key's value; nil when it is absent, null or an empty string: "" is "unset" for every key, whatever its
+    /// type (the example writes "" for keys it leaves to their defaults).
     private func present(_ key: String) -> JSONValue? {
         switch values[key] {
-        case .none, .null: nil
+        case .none, .null, .string(""): nil
         case .some(let value): value
         }
     }

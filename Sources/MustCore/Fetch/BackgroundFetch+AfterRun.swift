@@ -38,7 +38,7 @@ extension BackgroundFetch {
         }
         guard let changes else { return }
         let input = Array(ReportRenderer.json(changes).utf8) + [UInt8(ascii: "\n")]
-        let record = await hook.run(input: input, changes: changes.count, runId: id, now: scheduler.now())
+        let record = await hook.run(input: input, changes: changes.count, runId: id, time: scheduler.time)
         let detail = record.stderrTail.isEmpty ? "" : ": \(record.stderrTail)"
         let summary =
             "newData hook \(record.program) \(record.outcome.rawValue)"

@@ -64,23 +64,22 @@ public struct FetchRunner: Sendable {
     public var client: TMDBClient
     public var settings: Settings
     public var logger: Logger
-    public var now: @Sendable () -> Date
-    public var random: @Sendable () -> Double
+    /// The dates written, the run budget, the flush ticks, the elapsed time and the schedule's jitter.
+    public var time: TimeSource
     /// How each run downloads the answers' posters; nil downloads none.
     public var posters: PosterDownloads.Setup?
 
     public init(
-        store: Store, client: TMDBClient, settings: Settings, logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        store: Store, client: TMDBClient, settings: Settings, logger: Logger, time: TimeSource
     ) {
         self.store = store
         self.client = client
         self.settings = settings
         self.logger = logger
-        self.now = now
-        self.random = random
+        self.time = time
     }
+
+    func now() -> Date { time.now() }
 
     enum Event: Sendable {
         case finished(StoredMovie, FetchOutcome, [MovieWrite], UpdateMovieOperation.PosterNote)
@@ -96,12 +95,12 @@ public struct FetchRunner: Sendable {
     }
 
     private func runAll(force: Bool, progress: (@Sendable (FetchProgress) -> Void)?) async -> FetchReport {
-        let started = ContinuousClock.now
+        let started = time.instant
         let requestsBefore = client.counter?.value ?? 0
         let scope: FetchScope
         do {
             scope = try store.fetchScope(force: force, now: now())
-            logger.debug("fetch scope counted", metadata: ["ms": "\(Self.milliseconds(since: started))"])
+            logger.debug("fetch scope counted", metadata: ["ms": "\(milliseconds(since: started))"])
         } catch {
             var summary = FetchSummary()
             summary.storeFailure = error.description
@@ -112,14 +111,13 @@ public struct FetchRunner: Sendable {
         let plan = ExtrasPlan(
             region: settings.region, every: settings.availabilityEvery, force: force, now: scope.asOf)
         await withTaskGroup(of: Event.self) { group in
-            let budget = settings.runBudget
+            let (budget, flushInterval, time) = (settings.runBudget, settings.flushInterval, time)
             group.addTask {
-                try? await Task.sleep(for: .seconds(budget))
+                try? await time.sleep(seconds: budget)
                 return .budgetExhausted
             }
-            let flushInterval = settings.flushInterval
             let tick: @Sendable () async -> Event = {
-                try? await Task.sleep(for: .seconds(flushInterval))
+                try? await time.sleep(seconds: flushInterval)
                 return .flushTick
             }
             group.addTask(operation: tick)
@@ -151,7 +149,7 @@ public struct FetchRunner: Sendable {
             report.posters = await downloads.finish(inUse: { try? store.posterPathsInUse() })
         }
         report.requests = (client.counter?.value ?? 0) - requestsBefore
-        report.elapsed = (ContinuousClock.now - started).seconds
+        report.elapsed = time.seconds(since: started)
         report.interrupted = Task.isCancelled
         return report
     }
@@ -167,8 +165,8 @@ public struct FetchRunner: Sendable {
         }
     }
 
-    static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        String(format: "%.1f", (ContinuousClock.now - start).seconds * 1000)
+    func milliseconds(since start: TimeSource.Instant) -> String {
+        String(format: "%.1f", time.seconds(since: start) * 1000)
     }
 
     private static func check(_ movie: StoredMovie, client: TMDBClient, plan: ExtrasPlan) async -> Event {
@@ -193,7 +191,7 @@ struct FetchRun {
         self.scope = scope
         self.downloads = downloads
         let settings = runner.settings
-        pages = MoviePages(store: runner.store, pageSize: settings.readPageSize, scope: scope)
+        pages = MoviePages(store: runner.store, pageSize: settings.readPageSize, scope: scope, time: runner.time)
         writes = WriteBuffer(
             writer: StoreWriter(store: runner.store), batchSize: settings.writeBatchSize,
             interval: settings.flushInterval)
@@ -247,7 +245,7 @@ struct FetchRun {
             for write in movieWrites { writes.append(write) }
             if let result = Self.checkResult(outcome) {
                 let check = runner.settings.checkPolicy.next(
-                    after: result, from: movie.check, at: now, random: runner.random())
+                    after: result, from: movie.check, at: now, random: runner.time.random())
                 writes.append(.checked(movieId: movie.id, check))
             }
             writes.endMovie(now: now)
@@ -277,10 +275,10 @@ struct FetchRun {
         group.cancelAll()
     }
 
-    func progress(requests: Int, since started: ContinuousClock.Instant) -> FetchProgress {
+    func progress(requests: Int, since started: TimeSource.Instant) -> FetchProgress {
         FetchProgress(
             done: summary.movies, total: scope.due, changed: summary.changed, failed: summary.failed,
-            requests: requests, elapsed: (ContinuousClock.now - started).seconds)
+            requests: requests, elapsed: runner.time.seconds(since: started))
     }
 
     /// Counts what the run never reached as skipped, commits what is pending, and counts a change SQLite refused

@@ -5,6 +5,8 @@ struct MoviePages {
     let store: Store
     let pageSize: Int
     let scope: FetchScope
+    /// Times the reads.
+    let time: TimeSource
     private var page: [StoredMovie] = []
     private var index = 0
     private var afterId: Int64 = 0
@@ -13,21 +15,22 @@ struct MoviePages {
     /// Time spent reading pages, for the log: picking 1,000 due movies out of 1,000,000 must stay cheap.
     private(set) var readTime = Duration.zero
 
-    init(store: Store, pageSize: Int, scope: FetchScope) {
+    init(store: Store, pageSize: Int, scope: FetchScope, time: TimeSource) {
         self.store = store
         self.pageSize = max(pageSize, 1)
         self.scope = scope
+        self.time = time
     }
 
     mutating func next() throws(StoreError) -> StoredMovie? {
         if index == page.count {
             guard !exhausted else { return nil }
-            let started = ContinuousClock.now
+            let started = time.instant
             page =
                 scope.force
                 ? try store.moviesToRefresh(after: afterId, through: scope.lastId, limit: pageSize)
                 : try store.dueMovies(asOf: scope.asOf, after: cursor, limit: pageSize)
-            readTime += ContinuousClock.now - started
+            readTime += started.duration(to: time.instant)
             index = 0
             exhausted = page.count < pageSize
             guard let last = page.last else { return nil }

@@ -45,7 +45,8 @@ public struct SuggestionWork: Sendable {
 
     /// Spends what is left of the day's budget: seeds first (a candidate needs a seed), then details. A store
     /// failure ends the work; TMDB's failures are counted and the others go on.
-    public func run(now: @escaping @Sendable () -> Date) async -> Tally {
+    public func run(time: TimeSource) async -> Tally {
+        let now = time.now
         var tally = Tally()
         do {
             let spent = try store.suggestionSpend(since: now().addingTimeInterval(-86_400))

@@ -86,16 +86,18 @@ public struct NewDataHook: Sendable {
         return directories.map { ($0.isEmpty ? "." : $0) + "/" + program }.first(where: runnable)
     }
 
-    /// Runs the hook with `input` on its stdin, waiting at most `timeout`; never throws, whatever the hook does.
-    public func run(input: [UInt8], changes: Int, runId: Int64?, now: Date = Date()) async -> HookRecord {
+    /// Runs the hook with `input` on its stdin, waiting at most `timeout` on `time`'s clock; never throws, whatever
+    /// the hook does.
+    public func run(input: [UInt8], changes: Int, runId: Int64?, time: TimeSource) async -> HookRecord {
+        let now = time.now()
         // A hook that exits without reading its input must give us EPIPE, not a SIGPIPE that ends mustc.
         signal(SIGPIPE, SIG_IGN)
         let tail = StderrTail()
-        let started = ContinuousClock.now
+        let started = time.instant
         let ended = await withTaskGroup(of: Result<TerminationStatus, any Error>?.self) { group in
             group.addTask { await launch(input, tail) }
             group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
+                try? await time.sleep(seconds: timeout)
                 return nil
             }
             let first = await group.next() ?? nil
@@ -103,7 +105,7 @@ public struct NewDataHook: Sendable {
             return first
         }
         var record = HookRecord(
-            runId: runId, startedAt: now, elapsed: (ContinuousClock.now - started).seconds,
+            runId: runId, startedAt: now, elapsed: time.seconds(since: started),
             program: arguments.first ?? "", changes: changes, outcome: .succeeded, exitStatus: nil, stderrTail: "")
         switch ended {
         case nil:

@@ -29,8 +29,9 @@ struct MarkColumns: Sendable, Equatable {
         }
     }
 
-    /// The row's mark, and what could not be read (its day or rating, which are then not taken).
-    func read(_ field: (Int?) -> String) -> (WatchMark, String?) {
+    /// The row's mark, and what could not be read (its day, after `today` or not a day, or its rating, which are
+    /// then not taken).
+    func read(_ field: (Int?) -> String, today: WatchDay) -> (WatchMark, String?) {
         var mark = WatchMark()
         var problems: [String] = []
         let (ratingText, dayText, watchedText) = (field(rating), field(day), field(watched).lowercased())
@@ -48,7 +49,7 @@ struct MarkColumns: Sendable, Equatable {
             }
         }
         if !dayText.isEmpty {
-            if let problem = WatchDay.problem(dayText, today: WatchDay.of(Date())) {
+            if let problem = WatchDay.problem(dayText, today: today) {
                 problems.append("the watched day \(Excerpt.quoted(dayText)) \(problem); not taken")
             } else {
                 mark.on = WatchDay.parse(dayText)

@@ -158,8 +158,8 @@ public struct ImportLayout: Sendable, Equatable {
         "movie", "featurefilm", "tvmovie", "video", "documentary", "shortfilm", "short",
     ]
 
-    /// Reads one row for `member`'s list.
-    public func row(_ fields: [String], member: String) -> ImportRow {
+    /// Reads one row for `member`'s list; a watched day after `today` is not taken.
+    public func row(_ fields: [String], member: String, today: WatchDay) -> ImportRow {
         func field(_ index: Int?) -> String {
             guard let index, index < fields.count else { return "" }
             let text = fields[index].trimmingCharacters(in: .whitespaces)
@@ -201,7 +201,7 @@ public struct ImportLayout: Sendable, Equatable {
             }
             entry.tmdbId = id
         }
-        (entry.mark, entry.markProblem) = marks.read(field)
+        (entry.mark, entry.markProblem) = marks.read(field, today: today)
         if case let uri = field(letterboxdUri), uri.hasPrefix("https://") || uri.hasPrefix("http://") {
             entry.letterboxdUri = uri
         }

@@ -15,6 +15,8 @@ public struct Importer: Sendable {
     /// A lookup counts as the movie's first check, as in `add`, so the next fetch does not ask again.
     public var checks: MovieSchedulePolicy
     public var events: @Sendable (ImportEvent) -> Void
+    /// The dates links are written with, today for the watched days, and the jitter of a lookup's first check.
+    public var time: TimeSource
     /// Rows per transaction: 200 keeps a 100,000-row import to 500 commits and an interruption loses no links.
     public var chunkSize = 200
     /// Lookups in flight; the rate limiter, not this, keeps them under `tmdb.maxRequestsPerSecond`.
@@ -25,7 +27,7 @@ public struct Importer: Sendable {
 
     public init(
         store: Store, client: TMDBClient?, member: String, dryRun: Bool, checks: MovieSchedulePolicy,
-        events: @escaping @Sendable (ImportEvent) -> Void
+        time: TimeSource, events: @escaping @Sendable (ImportEvent) -> Void
     ) {
         self.store = store
         self.client = client
@@ -33,6 +35,7 @@ public struct Importer: Sendable {
         self.dryRun = dryRun
         self.checks = checks
         self.events = events
+        self.time = time
     }
 
     /// What a run has counted so far.
@@ -76,6 +79,7 @@ public struct Importer: Sendable {
         let reader = file.reader
         defer { state.summary.encodings[file.name] = reader.encoding.rawValue }
         let before = state.summary
+        let today = WatchDay.of(time.now())
         var chunk: [Pending] = []
         while let record = try reader.next() {
             try Task.checkCancellation()
@@ -87,7 +91,7 @@ public struct Importer: Sendable {
                 events(.invalid(place: "\(file.name):\(line)", reason: reason))
             case .fields(let fields, let line):
                 let place = "\(file.name):\(line)"
-                switch file.layout.row(fields, member: member) {
+                switch file.layout.row(fields, member: member, today: today) {
                 case .invalid(let reason):
                     state.summary.invalid += 1
                     events(.invalid(place: place, reason: reason))
@@ -118,7 +122,7 @@ public struct Importer: Sendable {
     /// is answered: an interruption loses at most one batch of answers, never links already made.
     private func settle(_ chunk: [Pending], _ state: inout State) async throws {
         guard !chunk.isEmpty else { return }
-        let placements = try store.place(member: member, chunk.map(\.entry))
+        let placements = try store.place(member: member, chunk.map(\.entry), now: time.now())
         var waiting: [Pending] = []
         for (index, row) in chunk.enumerated() {
             state.summary.count(placements[index].marked)
@@ -174,7 +178,7 @@ public struct Importer: Sendable {
     private func apply(_ match: ImportMatch, to entry: ImportEntry, _ summary: inout ImportSummary)
         throws(StoreError) -> Bool
     {
-        let link = try store.linkImported(member: member, entry)
+        let link = try store.linkImported(member: member, entry, now: time.now())
         summary.count(link.marked)
         guard link.linked else { return false }
         // `Dune,1984` then `Dune,`: the second row's answer is the movie the first linked, and the two rows merge
@@ -185,8 +189,8 @@ public struct Importer: Sendable {
         }
         switch match {
         case .exact(let remote), .chosen(let remote, _):
-            let now = Date()
-            let check = checks.next(after: .changed, from: nil, at: now, random: Double.random(in: 0..<1))
+            let now = time.now()
+            let check = checks.next(after: .changed, from: nil, at: now, random: time.random())
             _ = try store.resolve(movieId: link.movieId, with: remote, now: now, check: check)
         case .needsChoice(let candidates, _):
             try store.saveCandidates(

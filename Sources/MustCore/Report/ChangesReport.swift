@@ -23,7 +23,7 @@ public struct ChangesReport: Sendable, Equatable, Encodable {
     /// `"kind": "availability"`, all newest first.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ISO8601.string(since), forKey: .since)
+        try container.encode(since, forKey: .since)
         var entries = container.nestedUnkeyedContainer(forKey: .changes)
         var moves = availability[...]
         for rating in changes {
@@ -71,7 +71,7 @@ public struct AvailabilityChange: Sendable, Equatable, Encodable {
         try container.encode(title, forKey: .title)
         try container.encode(year, forKey: .year)
         try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(ISO8601.string(at), forKey: .at)
+        try container.encode(at, forKey: .at)
         try container.encode(provider, forKey: .provider)
         try container.encode(providerId, forKey: .providerId)
         try container.encode(arrived ? "arrived" : "left", forKey: .change)
@@ -94,7 +94,7 @@ public struct DatedFigures: Sendable, Equatable, Encodable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ISO8601.string(at), forKey: .at)
+        try container.encode(at, forKey: .at)
         try container.encode(figures.popularity, forKey: .popularity)
         try container.encode(figures.voteAverage, forKey: .voteAverage)
         try container.encode(figures.voteCount, forKey: .voteCount)
@@ -103,8 +103,8 @@ public struct DatedFigures: Sendable, Equatable, Encodable {
 
 public struct MovieChanges: Sendable, Equatable, Encodable {
     public var title: String
-    public var year: Int?
-    public var remoteId: Int?
+    @NullWhenAbsent public var year: Int?
+    @NullWhenAbsent public var remoteId: Int?
     /// How many changes the window holds for the movie (baselines are never counted).
     public var changes: Int
     public var first: DatedFigures
@@ -119,24 +119,17 @@ public struct MovieChanges: Sendable, Equatable, Encodable {
         title: String, year: Int?, remoteId: Int?, changes: Int, first: DatedFigures, last: DatedFigures,
         members: [String], popularity: [Double?]
     ) {
-        (self.title, self.year, self.remoteId, self.changes) = (title, year, remoteId, changes)
-        (self.first, self.last, self.members, self.popularity) = (first, last, members, popularity)
+        self.title = title
+        self.year = year
+        self.remoteId = remoteId
+        (self.changes, self.first, self.last, self.members, self.popularity) =
+            (changes, first, last, members, popularity)
     }
 
     public var shown: String { MovieName.shown(title, year) }
 
+    /// The sparkline's points and the poster path are the page's, not the JSON's.
     private enum CodingKeys: String, CodingKey { case title, year, remoteId, changes, first, last, members }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-        try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(changes, forKey: .changes)
-        try container.encode(first, forKey: .first)
-        try container.encode(last, forKey: .last)
-        try container.encode(members, forKey: .members)
-    }
 }
 
 extension ChangesReport {

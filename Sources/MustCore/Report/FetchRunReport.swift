@@ -70,7 +70,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
         try container.encode(skipped, forKey: .skipped)
         try container.encode(requests, forKey: .requests)
         try container.encode(elapsed, forKey: .elapsed)
-        try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
+        try container.encode(nextFetchAt, forKey: .nextFetchAt)
         try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
         try container.encode(due, forKey: .due)
         try container.encode(total, forKey: .total)

@@ -52,13 +52,8 @@ public struct PickReport: Sendable, Equatable, Encodable {
         return lines.joined(separator: "\n")
     }
 
+    /// The prior and whether filters applied are the text's, not the JSON's.
     private enum CodingKeys: String, CodingKey { case members, picks }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(members, forKey: .members)
-        try container.encode(picks, forKey: .picks)
-    }
 }
 
 extension NightPick: Encodable {

@@ -69,7 +69,7 @@ public struct MovieRating: Sendable, Equatable, Encodable {
         try container.encode(popularity, forKey: .popularity)
         try container.encode(voteAverage, forKey: .voteAverage)
         try container.encode(voteCount, forKey: .voteCount)
-        try container.encode(updatedAt.map(ISO8601.string), forKey: .updatedAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(trend, forKey: .trend)
         try container.encode(mark.watched, forKey: .watched)
         try container.encode(mark.on?.text, forKey: .watchedOn)

@@ -7,8 +7,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 /// Renders reports as an aligned text table, JSON or CSV (RFC 4180).
 public enum ReportRenderer {
     public static func json<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = ReportJSON.encoder()
         // Encoding plain values cannot fail; an empty object keeps the output valid JSON regardless.
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return JSONEscapes.invisibleEscaped(String(decoding: data, as: UTF8.self))

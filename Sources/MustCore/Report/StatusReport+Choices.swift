@@ -19,26 +19,3 @@ extension StatusReport {
         return lines
     }
 }
-
-extension MovieNeedingChoice: Encodable {
-    private enum CodingKeys: String, CodingKey { case title, year, members, candidates }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-        try container.encode(members, forKey: .members)
-        try container.encode(candidates, forKey: .candidates)
-    }
-}
-
-extension MovieCandidate: Encodable {
-    private enum CodingKeys: String, CodingKey { case remoteId, title, year }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-    }
-}

@@ -33,7 +33,7 @@ extension HookRecord: Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(program, forKey: .program)
-        try container.encode(ISO8601.string(startedAt), forKey: .startedAt)
+        try container.encode(startedAt, forKey: .startedAt)
         try container.encode((elapsed * 1000).rounded() / 1000, forKey: .elapsed)
         try container.encode(changes, forKey: .changes)
         try container.encode(outcome.rawValue, forKey: .outcome)
@@ -45,27 +45,18 @@ extension HookRecord: Encodable {
 extension HookRecord {
     /// What the page and `/api/status` say of the hook: the record without `program` and `stderrTail`.
     struct Outline: Encodable {
-        var startedAt: String
+        var startedAt: Date
         var elapsed: Double
         var changes: Int
         var outcome: String
-        var exitStatus: Int32?
+        @NullWhenAbsent var exitStatus: Int32?
 
         init(_ hook: HookRecord) {
-            startedAt = ISO8601.string(hook.startedAt)
+            startedAt = hook.startedAt
             elapsed = (hook.elapsed * 1000).rounded() / 1000
-            (changes, outcome, exitStatus) = (hook.changes, hook.outcome.rawValue, hook.exitStatus)
-        }
-
-        private enum CodingKeys: String, CodingKey { case startedAt, elapsed, changes, outcome, exitStatus }
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(startedAt, forKey: .startedAt)
-            try container.encode(elapsed, forKey: .elapsed)
-            try container.encode(changes, forKey: .changes)
-            try container.encode(outcome, forKey: .outcome)
-            try container.encode(exitStatus, forKey: .exitStatus)
+            changes = hook.changes
+            outcome = hook.outcome.rawValue
+            exitStatus = hook.exitStatus
         }
     }
 }

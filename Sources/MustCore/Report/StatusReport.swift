@@ -45,7 +45,7 @@ public struct StatusReport: Sendable, Encodable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
+        try container.encode(nextFetchAt, forKey: .nextFetchAt)
         try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
         try container.encode(lastResult?.rawValue, forKey: .lastResult)
         try container.encode(consecutiveNoData, forKey: .consecutiveNoData)
@@ -128,19 +128,6 @@ extension StatusReport {
     }
 }
 
-extension CheckCounts: Encodable {
-    private enum CodingKeys: String, CodingKey { case total, dueNow, dueWithinHour, dueWithinDay, nextCheckAt }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(total, forKey: .total)
-        try container.encode(dueNow, forKey: .dueNow)
-        try container.encode(dueWithinHour, forKey: .dueWithinHour)
-        try container.encode(dueWithinDay, forKey: .dueWithinDay)
-        try container.encode(nextCheckAt.map(ISO8601.string), forKey: .nextCheckAt)
-    }
-}
-
 extension FetchRunRecord: Encodable {
     private enum CodingKeys: String, CodingKey {
         case startedAt, endedAt, result, movies, changed, unchanged, failed, skipped, requests, interval, nextFetchAt,
@@ -149,8 +136,8 @@ extension FetchRunRecord: Encodable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ISO8601.string(startedAt), forKey: .startedAt)
-        try container.encode(endedAt.map(ISO8601.string), forKey: .endedAt)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(endedAt, forKey: .endedAt)
         try container.encode(result, forKey: .result)
         try container.encode(movies, forKey: .movies)
         try container.encode(changed, forKey: .changed)
@@ -159,20 +146,7 @@ extension FetchRunRecord: Encodable {
         try container.encode(skipped, forKey: .skipped)
         try container.encode(requests, forKey: .requests)
         try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
-        try container.encode(nextFetchAt.map(ISO8601.string), forKey: .nextFetchAt)
+        try container.encode(nextFetchAt, forKey: .nextFetchAt)
         try container.encode(failure, forKey: .failure)
-    }
-}
-
-extension FailingMovie: Encodable {
-    private enum CodingKeys: String, CodingKey { case title, year, remoteId, reason, notFoundAt }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-        try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(notFoundAt.map(ISO8601.string), forKey: .notFoundAt)
     }
 }

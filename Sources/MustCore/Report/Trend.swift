@@ -5,12 +5,15 @@ import Foundation
 /// changed; a figure unknown at either end has no delta (null).
 public struct MovieTrend: Sendable, Equatable, Encodable {
     public var since: Date
-    public var popularity: Double?
-    public var voteAverage: Double?
-    public var voteCount: Int?
+    @NullWhenAbsent public var popularity: Double?
+    @NullWhenAbsent public var voteAverage: Double?
+    @NullWhenAbsent public var voteCount: Int?
 
     public init(since: Date, popularity: Double?, voteAverage: Double?, voteCount: Int?) {
-        (self.since, self.popularity, self.voteAverage, self.voteCount) = (since, popularity, voteAverage, voteCount)
+        self.since = since
+        self.popularity = popularity
+        self.voteAverage = voteAverage
+        self.voteCount = voteCount
     }
 
     /// `current − start`, figure by figure; differences are rounded to 6 decimals so that 8.1 − 7.9 reads 0.2.
@@ -23,16 +26,6 @@ public struct MovieTrend: Sendable, Equatable, Encodable {
         self.init(
             since: since, popularity: minus(current.popularity, start.popularity),
             voteAverage: minus(current.voteAverage, start.voteAverage), voteCount: votes)
-    }
-
-    private enum CodingKeys: String, CodingKey { case since, popularity, voteAverage, voteCount }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ISO8601.string(since), forKey: .since)
-        try container.encode(popularity, forKey: .popularity)
-        try container.encode(voteAverage, forKey: .voteAverage)
-        try container.encode(voteCount, forKey: .voteCount)
     }
 }
 

@@ -4,18 +4,16 @@ import Foundation
 public struct Scheduler: Sendable {
     public var store: Store
     public var policy: BackoffPolicy
-    public var now: @Sendable () -> Date
-    public var random: @Sendable () -> Double
+    /// When runs start and end, and the jitter of the next fetch.
+    public var time: TimeSource
 
-    public init(
-        store: Store, policy: BackoffPolicy, now: @escaping @Sendable () -> Date = Date.init,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
-    ) {
+    public init(store: Store, policy: BackoffPolicy, time: TimeSource) {
         self.store = store
         self.policy = policy
-        self.now = now
-        self.random = random
+        self.time = time
     }
+
+    public func now() -> Date { time.now() }
 
     /// The stored state; nil before the first run, when a fetch is due at once.
     public func state() throws(StoreError) -> ScheduleState? { try store.scheduleState() }
@@ -43,7 +41,7 @@ public struct Scheduler: Sendable {
         let result = report.summary.result
         let next = policy.next(
             after: result, from: try state(), at: ended, earliestCheck: try store.earliestCheck(),
-            retryAfter: report.summary.retryAfter, random: random())
+            retryAfter: report.summary.retryAfter, random: time.random())
         try store.finishRun(
             id: id, at: ended, result: result.rawValue, summary: report.summary, requests: report.requests,
             schedule: next)

@@ -40,9 +40,14 @@ enum Migrations {
                     db, sql: "SELECT 1 FROM schemaMigration WHERE identifier = ?", arguments: [migration.identifier])
                 guard done != true else { return }
                 try db.execute(sql: migration.sql)
+                // SQLite's own clock, in GRDB's date format: when a file's schema changed is a fact about the file,
+                // read by no code, and opening a store takes no time source.
                 try db.execute(
-                    sql: "INSERT INTO schemaMigration (identifier, appliedAt) VALUES (?, ?)",
-                    arguments: [migration.identifier, Date()])
+                    sql: """
+                        INSERT INTO schemaMigration (identifier, appliedAt)
+                        VALUES (?, strftime('%Y-%m-%d %H:%M:%f', 'now'))
+                        """,
+                    arguments: [migration.identifier])
             }
         }
     }

@@ -37,25 +37,18 @@ extension Store {
                 FROM availabilityChange INDEXED BY availabilityChange_at
                 JOIN movie ON movie.id = availabilityChange.movieId
                 WHERE at >= :since AND (:run IS NULL OR runId = :run)
-                    AND (:member IS NULL OR availabilityChange.movieId IN (
-                        SELECT memberMovie.movieId FROM memberMovie JOIN member ON member.id = memberMovie.memberId
-                        WHERE member.nameKey = :member))
+                    AND (:member IS NULL OR availabilityChange.movieId IN (\(Self.moviesOfMember)))
                 ORDER BY at DESC, availabilityChange.id DESC
                 """,
             arguments: ["since": since.timeIntervalSince1970, "run": runId, "member": member.map(TitleKey.make)])
         var found: [AvailabilityChange] = []
-        for row in rows where services.matches(id: row[2], name: row[3]) {
-            let members = try String.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT member.name FROM memberMovie JOIN member ON member.id = memberMovie.memberId
-                        WHERE memberMovie.movieId = ? ORDER BY member.nameKey
-                        """),
-                arguments: [row[0] as Int64])
+        for row in rows where services.matches(id: row["providerId"], name: row["provider"]) {
+            let members = try keepers(db, movieId: row["movieId"])
             found.append(
                 AvailabilityChange(
-                    title: row[5], year: row[6], remoteId: row[7], at: Date(timeIntervalSince1970: row[1]),
-                    providerId: row[2], provider: row[3], arrived: row[4], members: members))
+                    title: row["title"], year: row["year"], remoteId: row["remoteId"],
+                    at: Date(timeIntervalSince1970: row["at"]), providerId: row["providerId"],
+                    provider: row["provider"], arrived: row["arrived"], members: members))
         }
         return found
     }
@@ -70,18 +63,16 @@ extension Store {
                     voteCount
                 FROM movieHistory INDEXED BY movieHistory_at
                 WHERE at >= :since AND baseline = 0 AND (:run IS NULL OR runId = :run)
-                    AND (:member IS NULL OR movieId IN (
-                        SELECT memberMovie.movieId FROM memberMovie JOIN member ON member.id = memberMovie.memberId
-                        WHERE member.nameKey = :member))
+                    AND (:member IS NULL OR movieId IN (\(Self.moviesOfMember)))
                 ORDER BY movieId, at, id
                 """,
             arguments: ["since": since.timeIntervalSince1970, "run": runId, "member": member.map(TitleKey.make)])
         var movies: [MovieChanges] = []
         var current: (id: Int64, movie: MovieChanges)?
         while let row = try rows.next() {
-            let id: Int64 = row[0]
-            let at = Date(timeIntervalSince1970: row[1])
-            let after = Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7])
+            let id: Int64 = row["movieId"]
+            let at = Date(timeIntervalSince1970: row["at"])
+            let after = Figures(row)
             if current?.id == id, var movie = current?.movie {
                 movie.changes += 1
                 movie.last = DatedFigures(at: at, figures: after)
@@ -90,7 +81,7 @@ extension Store {
                 continue
             }
             if let done = current, let movie = try describe(db, done.id, done.movie) { movies.append(movie) }
-            let before = Figures(popularity: row[2], voteAverage: row[3], voteCount: row[4])
+            let before = Figures(row, before: true)
             let movie = MovieChanges(
                 title: "", year: nil, remoteId: nil, changes: 1, first: DatedFigures(at: at, figures: before),
                 last: DatedFigures(at: at, figures: after), members: [],
@@ -110,14 +101,9 @@ extension Store {
                 arguments: [id])
         else { return nil }
         var movie = changes
-        (movie.title, movie.year, movie.remoteId, movie.posterPath) = (row[0], row[1], row[2], row[3])
-        movie.members = try String.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT member.name FROM memberMovie JOIN member ON member.id = memberMovie.memberId
-                    WHERE memberMovie.movieId = ? ORDER BY member.nameKey
-                    """),
-            arguments: [id])
+        (movie.title, movie.year, movie.remoteId, movie.posterPath) =
+            (row["title"], row["year"], row["remoteId"], row["posterPath"])
+        movie.members = try keepers(db, movieId: id)
         return movie
     }
 
@@ -135,9 +121,9 @@ extension Store {
             arguments: [since.timeIntervalSince1970])
         var windows: [Int64: HistoryWindow] = [:]
         while let row = try rows.next() {
-            let id: Int64 = row[0]
-            let baseline: Bool = row[1]
-            let after = Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7])
+            let id: Int64 = row["movieId"]
+            let baseline: Bool = row["baseline"]
+            let after = Figures(row)
             if !baseline, var window = windows[id] {
                 window.popularity.append(after.popularity)
                 window.voteAverage.append(after.voteAverage)
@@ -146,7 +132,7 @@ extension Store {
                 windows[id] = HistoryWindow(
                     start: after, popularity: [after.popularity], voteAverage: [after.voteAverage])
             } else {
-                let before = Figures(popularity: row[2], voteAverage: row[3], voteCount: row[4])
+                let before = Figures(row, before: true)
                 windows[id] = HistoryWindow(
                     start: before, popularity: [before.popularity, after.popularity],
                     voteAverage: [before.voteAverage, after.voteAverage])

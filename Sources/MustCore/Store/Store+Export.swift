@@ -26,7 +26,7 @@ extension Store {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT member.name, movie.id, movie.title, movie.year, movie.remoteId, movie.imdbId,
+                SELECT member.name, movie.id AS movieId, movie.title, movie.year, movie.remoteId, movie.imdbId,
                     movie.popularity, movie.voteAverage, movie.voteCount, movie.updatedAt,
                     memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating, movie.letterboxdUri
                 FROM member
@@ -37,16 +37,18 @@ extension Store {
                 """,
             arguments: [member.map(TitleKey.make)])
         while let row = try rows.next() {
-            guard row[1] as Int64? != nil else {
-                body(ExportRow(member: row[0], movie: nil))
+            guard row["movieId"] as Int64? != nil else {
+                body(ExportRow(member: row["name"], movie: nil))
                 continue
             }
             var rating = MovieRating(
-                title: row[2], year: row[3], remoteId: row[4], popularity: row[6], voteAverage: row[7],
-                voteCount: row[8], updatedAt: row[9])
-            rating.mark = mark(row, at: 10)
+                title: row["title"], year: row["year"], remoteId: row["remoteId"], popularity: row["popularity"],
+                voteAverage: row["voteAverage"], voteCount: row["voteCount"], updatedAt: row["updatedAt"])
+            rating.mark = mark(row)
             body(
-                ExportRow(member: row[0], movie: ExportMovie(rating: rating, imdbId: row[5], letterboxdUri: row[13])))
+                ExportRow(
+                    member: row["name"],
+                    movie: ExportMovie(rating: rating, imdbId: row["imdbId"], letterboxdUri: row["letterboxdUri"])))
         }
     }
 }

@@ -110,17 +110,17 @@ public struct DueCursor: Sendable, Equatable {
 
 extension Store {
     /// How many movies a run starting at `now` covers: every movie when forced, else those due by then.
-    public func fetchScope(force: Bool = true, now: Date = Date()) throws(StoreError) -> FetchScope {
+    public func fetchScope(force: Bool = true, now: Date) throws(StoreError) -> FetchScope {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(max(id), 0) FROM movie")
-            let total: Int = row?[0] ?? 0
+            let row = try Row.fetchOne(db, sql: "SELECT count(*) AS total, coalesce(max(id), 0) AS lastId FROM movie")
+            let total: Int = row?["total"] ?? 0
             let due =
                 force
                 ? total
                 : try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?",
                     arguments: [now.timeIntervalSince1970]) ?? 0
-            return FetchScope(total: total, due: due, lastId: row?[1] ?? 0, asOf: now, force: force)
+            return FetchScope(total: total, due: due, lastId: row?["lastId"] ?? 0, asOf: now, force: force)
         }
     }
 
@@ -171,10 +171,11 @@ extension Store {
 
     /// SQLite's plan for the due query, so a test can hold it to the index (1,000 of 1,000,000 rows must not
     /// read the table).
-    func dueSelectionPlan() throws(StoreError) -> [String] {
+    /// A fixed date: the test asks which index the query uses, not what it finds.
+    func dueSelectionPlan(asOf: Date = Date(timeIntervalSince1970: 1_800_000_000)) throws(StoreError) -> [String] {
         try read { db in
             try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN " + Self.dueMoviesSQL, arguments: Self.dueArguments(Date(), nil, 1000)
+                db, sql: "EXPLAIN QUERY PLAN " + Self.dueMoviesSQL, arguments: Self.dueArguments(asOf, nil, 1000)
             ).map { $0["detail"] as String? ?? "" }
         }
     }
@@ -185,18 +186,19 @@ extension Store {
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var movies: [StoredMovie] = []
         while let row = try rows.next() {
-            let next: Double? = row[10]
+            let next: Double? = row["nextCheckAt"]
             movies.append(
                 StoredMovie(
-                    id: row[0], title: row[1], remoteId: row[2], popularity: row[3], voteAverage: row[4],
-                    voteCount: row[5], fetchError: row[6], notFoundAt: row[7],
+                    id: row["id"], title: row["title"], remoteId: row["remoteId"], popularity: row["popularity"],
+                    voteAverage: row["voteAverage"], voteCount: row["voteCount"], fetchError: row["fetchError"],
+                    notFoundAt: row["notFoundAt"],
                     check: next.map { next in
                         MovieCheck(
-                            checkedAt: (row[8] as Double?).map(Date.init(timeIntervalSince1970:)), interval: row[9],
-                            nextCheckAt: Date(timeIntervalSince1970: next))
-                    }, year: row[11],
-                    extrasCheckedAt: (row[12] as Double?).map(Date.init(timeIntervalSince1970:)),
-                    extrasRegion: row[13], posterPath: row[14]))
+                            checkedAt: (row["checkedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                            interval: row["interval"], nextCheckAt: Date(timeIntervalSince1970: next))
+                    }, year: row["year"],
+                    extrasCheckedAt: (row["extrasCheckedAt"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    extrasRegion: row["extrasRegion"], posterPath: row["posterPath"]))
         }
         return movies
     }
@@ -218,7 +220,7 @@ extension Store {
     /// write, every time, cost 8 of a changed movie's 161 µs of CPU (two writes each: its figures and its
     /// schedule; perf, issue 21).
     @discardableResult
-    public func apply(_ writes: [MovieWrite], now: Date = Date()) throws(StoreError) -> [WriteFailure] {
+    public func apply(_ writes: [MovieWrite], now: Date) throws(StoreError) -> [WriteFailure] {
         guard !writes.isEmpty else { return [] }
         return try run {
             do {

@@ -17,6 +17,15 @@ public struct Figures: Sendable, Equatable {
 
     /// A movie never looked up has none.
     public var isEmpty: Bool { popularity == nil && voteAverage == nil && voteCount == nil }
+
+    /// A row's `popularity`, `voteAverage` and `voteCount` columns, or with `before` the history's
+    /// `popularityBefore`, `voteAverageBefore` and `voteCountBefore`.
+    init(_ row: Row, before: Bool = false) {
+        let suffix = before ? "Before" : ""
+        self.init(
+            popularity: row["popularity" + suffix], voteAverage: row["voteAverage" + suffix],
+            voteCount: row["voteCount" + suffix])
+    }
 }
 
 /// Writes and prunes `movieHistory`. Every write happens inside the caller's transaction (and savepoint), next to
@@ -26,9 +35,9 @@ enum RatingHistory {
     /// its first write. One step down the primary key.
     static func runInProgress(_ db: Database) throws -> Int64? {
         let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, endedAt IS NULL FROM fetchRun ORDER BY id DESC LIMIT 1"))
-        guard let row, row[1] as Bool? == true else { return nil }
-        return row[0]
+            db.cachedStatement(sql: "SELECT id, endedAt IS NULL AS running FROM fetchRun ORDER BY id DESC LIMIT 1"))
+        guard let row, row["running"] as Bool? == true else { return nil }
+        return row["id"]
     }
 
     /// Before `from` (holding a TMDB id) is merged into `into` (taking that id): the history and figures of that

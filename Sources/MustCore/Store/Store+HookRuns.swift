@@ -27,9 +27,9 @@ extension Store {
                 """
         ).map { row in
             HookRecord(
-                runId: row[0], startedAt: row[1], elapsed: row[2], program: row[3], changes: row[4],
-                outcome: HookRecord.Outcome(rawValue: row[5]) ?? .failed, exitStatus: row[6],
-                stderrTail: row[7] ?? "")
+                runId: row["runId"], startedAt: row["startedAt"], elapsed: row["elapsed"], program: row["program"],
+                changes: row["changes"], outcome: HookRecord.Outcome(rawValue: row["outcome"]) ?? .failed,
+                exitStatus: row["exitStatus"], stderrTail: row["stderrTail"] ?? "")
         }
     }
 }

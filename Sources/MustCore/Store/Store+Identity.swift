@@ -33,10 +33,10 @@ public struct MovieName: Sendable, Equatable {
 }
 
 /// One of TMDB's closest results for a title none matched exactly.
-public struct MovieCandidate: Sendable, Equatable {
+public struct MovieCandidate: Sendable, Equatable, Encodable {
     public var remoteId: Int
     public var title: String
-    public var year: Int?
+    @NullWhenAbsent public var year: Int?
 
     public init(remoteId: Int, title: String, year: Int?) {
         self.remoteId = remoteId
@@ -48,9 +48,9 @@ public struct MovieCandidate: Sendable, Equatable {
 }
 
 /// A movie waiting for someone to say which TMDB movie it is.
-public struct MovieNeedingChoice: Sendable, Equatable {
+public struct MovieNeedingChoice: Sendable, Equatable, Encodable {
     public var title: String
-    public var year: Int?
+    @NullWhenAbsent public var year: Int?
     /// Who keeps it, in name order; the commands shown use the first.
     public var members: [String]
     public var candidates: [MovieCandidate]
@@ -136,7 +136,7 @@ extension Store {
             let member = try Row.fetchOne(
                 db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
         else { return .unknownMember }
-        let (memberId, memberName): (Int64, String) = (member[0], member[1])
+        let (memberId, memberName): (Int64, String) = (member["id"], member["name"])
         let everyone = try movies(db, named: reference, keptBy: nil)
         guard !everyone.isEmpty else { return .unknownMovie }
         let kept = try movies(db, named: reference, keptBy: memberId)
@@ -176,7 +176,7 @@ extension Store {
                 ORDER BY movie.titleKey, movie.year, movie.id
                 """,
             arguments: arguments
-        ).map { MovieName(id: $0[0], title: $0[1], year: $0[2], remoteId: $0[3]) }
+        ).map { MovieName(id: $0["id"], title: $0["title"], year: $0["year"], remoteId: $0["remoteId"]) }
     }
 
     /// The member's movie a reference names, for `mustc resolve`.
@@ -207,11 +207,11 @@ extension Store {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT movie.id, movie.title, movie.year, movieCandidate.remoteId, movieCandidate.title,
-                    movieCandidate.year,
+                SELECT movie.id, movie.title, movie.year, movieCandidate.remoteId AS candidateId,
+                    movieCandidate.title AS candidateTitle, movieCandidate.year AS candidateYear,
                     (SELECT group_concat(name, char(31)) FROM (SELECT member.name FROM memberMovie
                         JOIN member ON member.id = memberMovie.memberId
-                        WHERE memberMovie.movieId = movie.id ORDER BY member.nameKey))
+                        WHERE memberMovie.movieId = movie.id ORDER BY member.nameKey)) AS members
                 FROM movie JOIN movieCandidate ON movieCandidate.movieId = movie.id
                 WHERE movie.remoteId IS NULL
                 ORDER BY movie.titleKey, movie.year, movie.id, movieCandidate.rank
@@ -219,13 +219,15 @@ extension Store {
         var result: [MovieNeedingChoice] = []
         var current: Int64?
         for row in rows {
-            let id: Int64 = row[0]
+            let id: Int64 = row["id"]
             if id != current {
-                let members = (row[6] as String?)?.split(separator: "\u{1F}").map(String.init) ?? []
-                result.append(MovieNeedingChoice(title: row[1], year: row[2], members: members, candidates: []))
+                let members = (row["members"] as String?)?.split(separator: "\u{1F}").map(String.init) ?? []
+                result.append(
+                    MovieNeedingChoice(title: row["title"], year: row["year"], members: members, candidates: []))
                 current = id
             }
-            result[result.count - 1].candidates.append(MovieCandidate(remoteId: row[3], title: row[4], year: row[5]))
+            result[result.count - 1].candidates.append(
+                MovieCandidate(remoteId: row["candidateId"], title: row["candidateTitle"], year: row["candidateYear"]))
         }
         return result
     }

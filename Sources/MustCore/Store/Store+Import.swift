@@ -14,7 +14,7 @@ public enum ImportPlacement: Sendable, Equatable {
 extension Store {
     /// Links, in one transaction, every entry whose movie is already known (by TMDB id, IMDb id, or a title and
     /// year typed before) or named by a TMDB id; the others need a lookup and are left alone.
-    public func placeKnown(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+    public func placeKnown(member: String, _ entries: [ImportEntry], now: Date) throws(StoreError)
         -> [ImportPlacement]
     {
         try place(member: member, entries, now: now).map(\.placement)
@@ -22,7 +22,7 @@ extension Store {
 
     /// `placeKnown`, with what each linked row's watched mark and rating changed (nothing for a row that needs a
     /// lookup: `linkImported` applies its mark).
-    public func place(member: String, _ entries: [ImportEntry], now: Date = Date()) throws(StoreError)
+    public func place(member: String, _ entries: [ImportEntry], now: Date) throws(StoreError)
         -> [(placement: ImportPlacement, marked: MarkChange)]
     {
         try write { db in
@@ -41,7 +41,7 @@ extension Store {
 
     /// Finds or creates the entry's movie (with its title, year and IMDb id) and links the member to it; for a
     /// row TMDB was asked about, whatever it answered: an unmatched row is kept, unresolved, with its year.
-    public func linkImported(member: String, _ entry: ImportEntry, now: Date = Date()) throws(StoreError)
+    public func linkImported(member: String, _ entry: ImportEntry, now: Date) throws(StoreError)
         -> LinkOutcome
     {
         try write { db in
@@ -55,9 +55,9 @@ extension Store {
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
             guard let row else { throw StoreError.failed(reason: "movie vanished while importing") }
             return LinkOutcome(
-                member: member.display, movieId: movieId, title: row[0], year: row[1], remoteId: row[2],
-                memberCreated: member.created, movieCreated: false, linked: linked, updatedAt: row[3],
-                marked: marked)
+                member: member.display, movieId: movieId, title: row["title"], year: row["year"],
+                remoteId: row["remoteId"], memberCreated: member.created, movieCreated: false, linked: linked,
+                updatedAt: row["updatedAt"], marked: marked)
         }
     }
 
@@ -194,10 +194,10 @@ extension Store {
     /// The movie of `row` (id, remoteId, imdbId, letterboxdUri), unless it has another TMDB or IMDb id or
     /// Letterboxd URI than the entry gives.
     private static func same(_ entry: ImportEntry, as row: Row) -> Int64? {
-        let (remoteId, imdbId): (Int?, String?) = (row[1], row[2])
+        let (remoteId, imdbId): (Int?, String?) = (row["remoteId"], row["imdbId"])
         if let tmdbId = entry.tmdbId, let remoteId, remoteId != tmdbId { return nil }
         if let wanted = entry.imdbId, let imdbId, imdbId != wanted { return nil }
-        if let wanted = entry.letterboxdUri, let uri = row[3] as String?, uri != wanted { return nil }
-        return row[0]
+        if let wanted = entry.letterboxdUri, let uri = row["letterboxdUri"] as String?, uri != wanted { return nil }
+        return row["id"]
     }
 }

@@ -45,7 +45,7 @@ extension Store {
     /// Finds or creates the member, and the movie the reference names, and links them. A title is found by any
     /// spelling typed before (its alias), else by its identity (fold and year); a new title is kept as an alias.
     /// One IMMEDIATE transaction whose first statement writes, so concurrent processes never create duplicates.
-    public func link(member name: String, movie reference: MovieReference, now: Date = Date()) throws(StoreError)
+    public func link(member name: String, movie reference: MovieReference, now: Date) throws(StoreError)
         -> LinkOutcome
     {
         try write { db in
@@ -62,13 +62,14 @@ extension Store {
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movie.id])
             guard let row else { throw StoreError.failed(reason: "movie vanished while linking") }
             return LinkOutcome(
-                member: member.display, movieId: movie.id, title: row[0], year: row[1], remoteId: row[2],
-                memberCreated: member.created, movieCreated: movie.created, linked: linked, updatedAt: row[3])
+                member: member.display, movieId: movie.id, title: row["title"], year: row["year"],
+                remoteId: row["remoteId"], memberCreated: member.created, movieCreated: movie.created, linked: linked,
+                updatedAt: row["updatedAt"])
         }
     }
 
     /// Kept for callers that name movies by title alone.
-    public func link(member name: String, title: String, now: Date = Date()) throws(StoreError) -> LinkOutcome {
+    public func link(member name: String, title: String, now: Date) throws(StoreError) -> LinkOutcome {
         try link(member: name, movie: .title(title, year: nil), now: now)
     }
 
@@ -82,7 +83,7 @@ extension Store {
         let row = try Row.fetchOne(
             db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
         guard let row else { throw StoreError.failed(reason: "member vanished during upsert") }
-        return (row[0], row[1], created)
+        return (row["id"], row["name"], created)
     }
 
     /// Stores what TMDB says about a movie. If another movie already holds this remote id, the two become one:
@@ -90,7 +91,7 @@ extension Store {
     /// (settled by `mustc resolve`) takes the new one.
     /// - Parameter check: when given, the lookup counts as the movie's check in the per-movie schedule, so the
     ///   next fetch does not ask TMDB again for what it just said.
-    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date = Date(), check: MovieCheck? = nil)
+    public func resolve(movieId: Int64, with remote: RemoteMovie, now: Date, check: MovieCheck? = nil)
         throws(StoreError) -> ResolveOutcome
     {
         try write { db in
@@ -133,7 +134,7 @@ extension Store {
             db, movieId: target, with: remote, now: now, remoteId: remote.id, firstFigures: firstFigures, runId: runId)
         try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [target])
         let row = try Row.fetchOne(db, sql: "SELECT title, year FROM movie WHERE id = ?", arguments: [target])
-        return ResolveOutcome(movieId: target, title: row?[0] ?? "", year: row?[1], merged: merged)
+        return ResolveOutcome(movieId: target, title: row?["title"] ?? "", year: row?["year"], merged: merged)
     }
 
     /// A link merged into another one of the same member and movie keeps what either said they watched: watched if
@@ -165,7 +166,7 @@ extension Store {
         try db.execute(
             sql: "UPDATE movie SET letterboxdUri = coalesce(letterboxdUri, ?) WHERE id = ?",
             arguments: [row?["letterboxdUri"] as String?, holder])
-        return MovieName.shown(row?[0] ?? "", row?[1])
+        return MovieName.shown(row?["title"] ?? "", row?["year"])
     }
 
     /// Writes TMDB's figures and clears any fetch failure recorded for the movie. A linked movie is shown by TMDB's
@@ -188,17 +189,18 @@ extension Store {
             db.cachedStatement(
                 sql: """
                     SELECT popularity, voteAverage, voteCount, title, remoteId, year, imdbId,
-                        fetchError IS NULL AND notFoundAt IS NULL
+                        fetchError IS NULL AND notFoundAt IS NULL AS clean
                     FROM movie WHERE id = ?
                     """),
             arguments: [movieId])
         // A movie removed (or merged away) meanwhile stays gone.
         guard let stored else { return }
-        let before = Figures(popularity: stored[0], voteAverage: stored[1], voteCount: stored[2])
+        let before = Figures(stored)
         let named = remote.title.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
-        let title = named == stored[3] ? nil : named
-        let (storedId, storedYear, storedImdb): (Int?, Int?, String?) = (stored[4], stored[5], stored[6])
-        let clean = stored[7] as Bool? == true
+        let title = named == stored["title"] ? nil : named
+        let (storedId, storedYear, storedImdb): (Int?, Int?, String?) =
+            (stored["remoteId"], stored["year"], stored["imdbId"])
+        let clean = stored["clean"] as Bool? == true
         let onlyFigures =
             title == nil && clean && (remoteId ?? storedId) == storedId && (remote.year ?? storedYear) == storedYear
             && (remote.imdbId ?? storedImdb) == storedImdb

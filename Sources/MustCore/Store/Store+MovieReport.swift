@@ -21,8 +21,8 @@ extension Store {
                         """,
                     arguments: [value])
             else { return nil }
-            let id: Int64 = row[0]
-            let (checked, next): (Double?, Double?) = (row[9], row[10])
+            let id: Int64 = row["id"]
+            let (checked, next): (Double?, Double?) = (row["checkedAt"], row["nextCheckAt"])
             let keepers = try Row.fetchAll(
                 db,
                 sql: """
@@ -32,9 +32,9 @@ extension Store {
                     """,
                 arguments: [id])
             var report = MovieReport(
-                localId: id, title: row[1], year: row[2], remoteId: row[3], imdbId: row[4],
-                figures: Figures(popularity: row[5], voteAverage: row[6], voteCount: row[7]), updatedAt: row[8],
-                members: keepers.map { $0[0] },
+                localId: id, title: row["title"], year: row["year"], remoteId: row["remoteId"], imdbId: row["imdbId"],
+                figures: Figures(row), updatedAt: row["updatedAt"],
+                members: keepers.map { $0["name"] },
                 lastCheckedAt: checked.map(Date.init(timeIntervalSince1970:)),
                 // 0 is "never checked": due at once, shown as now rather than as 1970.
                 nextCheckAt: next.map { Date(timeIntervalSince1970: max($0, 0)) },
@@ -46,12 +46,10 @@ extension Store {
                         """,
                     arguments: [id]
                 ).map {
-                    DatedFigures(
-                        at: Date(timeIntervalSince1970: $0[0]),
-                        figures: Figures(popularity: $0[1], voteAverage: $0[2], voteCount: $0[3]))
+                    DatedFigures(at: Date(timeIntervalSince1970: $0["at"]), figures: Figures($0))
                 })
-            report.marks = keepers.map { Self.mark($0, at: 1) }
-            report.posterPath = row[11]
+            report.marks = keepers.map(Self.mark)
+            report.posterPath = row["posterPath"]
             return report
         }
     }

@@ -23,8 +23,8 @@ extension Store {
                     unknown.append(name)
                     continue
                 }
-                if !members.contains(where: { $0.id == row[0] }) { members.append((row[0], row[1])) }
-                if let limit = row[2] as String? { limits[row[1]] = limit }
+                if !members.contains(where: { $0.id == row["id"] }) { members.append((row["id"], row["name"])) }
+                if let limit = row["ageLimit"] as String? { limits[row["name"]] = limit }
             }
             guard unknown.isEmpty else {
                 return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown)
@@ -41,7 +41,7 @@ extension Store {
                 library.certifications = try Row.fetchAll(
                     db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank",
                     arguments: [region]
-                ).map { RegionCertification(certification: $0[0], order: $0[1]) }
+                ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
             }
             return library
         }
@@ -53,20 +53,20 @@ extension Store {
             db.cachedStatement(
                 sql: """
                     SELECT movie.runtime, movie.genres,
-                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END,
-                        movie.providersRegion = ?
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END AS certification,
+                        movie.providersRegion = ? AS providersRead
                     FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
                     """),
             arguments: [region, region, candidate.movieId])
         guard let row else { return }
-        candidate.runtime = row[0]
-        candidate.genres = (row[1] as String?)?.split(separator: "\n").map(String.init) ?? []
-        candidate.certification = row[2]
-        guard row[3] as Bool? == true else { return }
+        candidate.runtime = row["runtime"]
+        candidate.genres = (row["genres"] as String?)?.split(separator: "\n").map(String.init) ?? []
+        candidate.certification = row["certification"]
+        guard row["providersRead"] as Bool? == true else { return }
         candidate.providers = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?"),
             arguments: [candidate.movieId]
-        ).compactMap { row in ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) } }
+        ).compactMap(ProviderOffer.init(row:))
             .sorted { ($0.kind, $0.name) < ($1.kind, $1.name) }
     }
 
@@ -87,14 +87,14 @@ extension Store {
         var byMovie: [Int64: NightCandidate] = [:]
         var marks: [Int64: (kept: Set<Int64>, watched: Set<Int64>)] = [:]
         while let row = try rows.next() {
-            let movieId: Int64 = row[0]
+            let movieId: Int64 = row["id"]
             if byMovie[movieId] == nil {
                 byMovie[movieId] = NightCandidate(
-                    movieId: movieId, title: row[1], year: row[2], remoteId: row[3], voteAverage: row[4],
-                    voteCount: row[5], keptBy: [])
+                    movieId: movieId, title: row["title"], year: row["year"], remoteId: row["remoteId"],
+                    voteAverage: row["voteAverage"], voteCount: row["voteCount"], keptBy: [])
             }
-            marks[movieId, default: ([], [])].kept.insert(row[6])
-            if row[7] as Bool { marks[movieId, default: ([], [])].watched.insert(row[6]) }
+            marks[movieId, default: ([], [])].kept.insert(row["memberId"])
+            if row["watched"] as Bool { marks[movieId, default: ([], [])].watched.insert(row["memberId"]) }
         }
         // Names in the order the members were named, so the reasons read as the user typed them.
         return byMovie.values.map { candidate in
@@ -119,7 +119,7 @@ extension Store {
                     WHERE movieId = ? AND at >= ? ORDER BY at, id LIMIT 1
                     """),
             arguments: [candidate.movieId, since.timeIntervalSince1970])
-        let start: Double? = first.map { $0[0] as Bool ? $0[2] : $0[1] } ?? now
+        let start: Double? = first.map { $0["baseline"] as Bool ? $0["voteAverage"] : $0["voteAverageBefore"] } ?? now
         candidate.trend = start.map { FigureText.difference(now, $0) }
     }
 
@@ -132,8 +132,8 @@ extension Store {
     /// C, the mean vote average of the library's rated movies, and m, their median vote count.
     static func nightPrior(_ db: Database) throws -> NightPrior? {
         let rated = "FROM movie WHERE voteCount > 0 AND voteAverage IS NOT NULL"
-        guard let row = try Row.fetchOne(db, sql: "SELECT count(*), avg(voteAverage) \(rated)"),
-            let count = row[0] as Int?, count > 0, let mean = row[1] as Double?
+        guard let row = try Row.fetchOne(db, sql: "SELECT count(*) AS movies, avg(voteAverage) AS mean \(rated)"),
+            let count = row["movies"] as Int?, count > 0, let mean = row["mean"] as Double?
         else { return nil }
         let median = try Double.fetchOne(
             db,

@@ -33,7 +33,7 @@ extension Store {
     private static func rekeyMembers(_ db: Database) throws {
         try db.execute(sql: "UPDATE member SET nameKey = char(1) || id")
         for row in try Row.fetchAll(db, sql: "SELECT id, name FROM member ORDER BY id") {
-            let (id, key): (Int64, String) = (row[0], TitleKey.make(row[1]))
+            let (id, key): (Int64, String) = (row["id"], TitleKey.make(row["name"]))
             if let holder = try Int64.fetchOne(db, sql: "SELECT id FROM member WHERE nameKey = ?", arguments: [key]) {
                 try db.execute(
                     sql: """
@@ -53,13 +53,14 @@ extension Store {
     private static func rekeyMovies(_ db: Database) throws {
         for row in try Row.fetchAll(db, sql: "SELECT id, title FROM movie") {
             try db.execute(
-                sql: "UPDATE movie SET titleKey = ? WHERE id = ?", arguments: [TitleKey.make(row[1]), row[0] as Int64])
+                sql: "UPDATE movie SET titleKey = ? WHERE id = ?",
+                arguments: [TitleKey.make(row["title"]), row["id"] as Int64])
         }
         try db.execute(sql: "UPDATE movie SET identityKey = char(1) || id WHERE identityKey LIKE 'title:%'")
         let rows = try Row.fetchAll(
             db, sql: "SELECT id, titleKey, year FROM movie WHERE identityKey GLOB char(1) || '*' ORDER BY id")
         for row in rows {
-            let (id, key): (Int64, String) = (row[0], identityKey(titleKey: row[1], year: row[2]))
+            let (id, key): (Int64, String) = (row["id"], identityKey(titleKey: row["titleKey"], year: row["year"]))
             if let holder = try Int64.fetchOne(
                 db, sql: "SELECT id FROM movie WHERE identityKey = ?", arguments: [key])
             {
@@ -81,7 +82,10 @@ extension Store {
                     INSERT INTO movieAlias (key, year, movieId, title) VALUES (?, ?, ?, ?)
                     ON CONFLICT (key, year) DO NOTHING
                     """,
-                arguments: [TitleKey.make(alias[3]), alias[1] as Int, alias[2] as Int64, alias[3] as String])
+                arguments: [
+                    TitleKey.make(alias["title"]), alias["year"] as Int, alias["movieId"] as Int64,
+                    alias["title"] as String,
+                ])
         }
     }
 }

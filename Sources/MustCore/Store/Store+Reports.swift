@@ -32,8 +32,8 @@ public struct MovieListing: Sendable, Equatable, Encodable {
         try container.encode(remoteId, forKey: .remoteId)
         try container.encode(releaseDate, forKey: .releaseDate)
         try container.encode(members, forKey: .members)
-        try container.encode(lastCheckedAt.map(ISO8601.string), forKey: .lastCheckedAt)
-        try container.encode(nextCheckAt.map(ISO8601.string), forKey: .nextCheckAt)
+        try container.encode(lastCheckedAt, forKey: .lastCheckedAt)
+        try container.encode(nextCheckAt, forKey: .nextCheckAt)
         if let mark {
             try container.encode(mark.watched, forKey: .watched)
             try container.encode(mark.on?.text, forKey: .watchedOn)
@@ -51,8 +51,8 @@ extension Store {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT member.id, member.name, movie.title, movie.remoteId, movie.popularity,
-                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id, movie.year,
+                    SELECT member.id AS memberId, member.name, movie.title, movie.remoteId, movie.popularity,
+                           movie.voteAverage, movie.voteCount, movie.updatedAt, movie.id AS movieId, movie.year,
                            memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating, movie.posterPath
                     FROM member
                     LEFT JOIN memberMovie ON memberMovie.memberId = member.id
@@ -64,18 +64,18 @@ extension Store {
             var members: [MemberRatings] = []
             var currentId: Int64?
             while let row = try rows.next() {
-                let memberId: Int64 = row[0]
+                let memberId: Int64 = row["memberId"]
                 if memberId != currentId {
-                    members.append(MemberRatings(name: row[1], movies: []))
+                    members.append(MemberRatings(name: row["name"], movies: []))
                     currentId = memberId
                 }
-                guard let movieId = row[8] as Int64? else { continue }
+                guard let movieId = row["movieId"] as Int64? else { continue }
                 var movie = MovieRating(
-                    title: row[2], year: row[9], remoteId: row[3], popularity: row[4], voteAverage: row[5],
-                    voteCount: row[6], updatedAt: row[7])
+                    title: row["title"], year: row["year"], remoteId: row["remoteId"], popularity: row["popularity"],
+                    voteAverage: row["voteAverage"], voteCount: row["voteCount"], updatedAt: row["updatedAt"])
                 movie.localId = movieId
-                movie.mark = Self.mark(row, at: 10)
-                movie.posterPath = row[13]
+                movie.mark = Self.mark(row)
+                movie.posterPath = row["posterPath"]
                 if let trendSince { movie.attachTrend(since: trendSince, window: windows[movieId]) }
                 members[members.count - 1].movies.append(movie)
             }
@@ -83,10 +83,10 @@ extension Store {
         }
     }
 
-    /// The link's `watched, watchedOn, ownRating`, read from `row` at `index` onwards.
-    static func mark(_ row: Row, at index: Int) -> WatchMark {
-        let (watched, day): (Bool?, String?) = (row[index], row[index + 1])
-        return WatchMark(watched: watched ?? false, on: day.flatMap(WatchDay.parse), rating: row[index + 2])
+    /// The link's `watched`, `watchedOn` and `ownRating` columns.
+    static func mark(_ row: Row) -> WatchMark {
+        let (watched, day): (Bool?, String?) = (row["watched"], row["watchedOn"])
+        return WatchMark(watched: watched ?? false, on: day.flatMap(WatchDay.parse), rating: row["ownRating"])
     }
 
     public func members() throws(StoreError) -> [MemberSummary] {
@@ -94,10 +94,10 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT name, (SELECT COUNT(*) FROM memberMovie WHERE memberId = member.id)
+                    SELECT name, (SELECT COUNT(*) FROM memberMovie WHERE memberId = member.id) AS movies
                     FROM member ORDER BY nameKey
                     """
-            ).map { MemberSummary(name: $0[0], movies: $0[1]) }
+            ).map { MemberSummary(name: $0["name"], movies: $0["movies"]) }
         }
     }
 
@@ -108,33 +108,33 @@ extension Store {
                 db,
                 sql: """
                     SELECT movie.id, movie.title, movie.remoteId, movie.releaseDate, member.name, movie.year,
-                        movieSchedule.checkedAt, movieSchedule.nextCheckAt, member.nameKey = ?1,
+                        movieSchedule.checkedAt, movieSchedule.nextCheckAt, member.nameKey = :member AS named,
                         memberMovie.watched, memberMovie.watchedOn, memberMovie.ownRating
                     FROM movie
                     LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
                     JOIN memberMovie ON memberMovie.movieId = movie.id
                     JOIN member ON member.id = memberMovie.memberId
-                    WHERE ?1 IS NULL OR movie.id IN (
-                        SELECT movieId FROM memberMovie JOIN member ON member.id = memberId WHERE nameKey = ?1)
+                    WHERE :member IS NULL OR movie.id IN (\(Self.moviesOfMember))
                     ORDER BY movie.titleKey, movie.year, movie.id, member.nameKey
                     """,
-                arguments: [member.map(TitleKey.make)])
+                arguments: ["member": member.map(TitleKey.make)])
             var listings: [MovieListing] = []
             var currentId: Int64?
             while let row = try rows.next() {
-                let movieId: Int64 = row[0]
+                let movieId: Int64 = row["id"]
                 if movieId != currentId {
-                    let (checked, next): (Double?, Double?) = (row[6], row[7])
+                    let (checked, next): (Double?, Double?) = (row["checkedAt"], row["nextCheckAt"])
                     listings.append(
                         MovieListing(
-                            title: row[1], year: row[5], remoteId: row[2], releaseDate: row[3], members: [],
+                            title: row["title"], year: row["year"], remoteId: row["remoteId"],
+                            releaseDate: row["releaseDate"], members: [],
                             lastCheckedAt: checked.map(Date.init(timeIntervalSince1970:)),
                             // 0 is "never checked": due at once, shown as now rather than as 1970.
                             nextCheckAt: next.map { Date(timeIntervalSince1970: max($0, 0)) }))
                     currentId = movieId
                 }
-                listings[listings.count - 1].members.append(row[4])
-                if row[8] as Bool? == true { listings[listings.count - 1].mark = Self.mark(row, at: 9) }
+                listings[listings.count - 1].members.append(row["name"])
+                if row["named"] as Bool? == true { listings[listings.count - 1].mark = Self.mark(row) }
             }
             return listings
         }

@@ -20,22 +20,22 @@ public struct FetchRunRecord: Sendable, Equatable {
 }
 
 /// Where the library stands in the per-movie schedule.
-public struct CheckCounts: Sendable, Equatable {
+public struct CheckCounts: Sendable, Equatable, Encodable {
     public var total: Int
     public var dueNow: Int
     public var dueWithinHour: Int
     public var dueWithinDay: Int
     /// When the earliest movie is due; nil for an empty library.
-    public var nextCheckAt: Date?
+    @NullWhenAbsent public var nextCheckAt: Date?
 }
 
 /// A movie the last fetch could not refresh, and why.
-public struct FailingMovie: Sendable, Equatable {
+public struct FailingMovie: Sendable, Equatable, Encodable {
     public var title: String
-    public var year: Int?
-    public var remoteId: Int?
+    @NullWhenAbsent public var year: Int?
+    @NullWhenAbsent public var remoteId: Int?
     public var reason: String
-    public var notFoundAt: Date?
+    @NullWhenAbsent public var notFoundAt: Date?
 
     /// "Titanic (1997)": remakes share titles.
     public var shown: String { MovieName.shown(title, year) }
@@ -55,8 +55,9 @@ extension Store {
                 """
         ).map { row in
             ScheduleState(
-                interval: row[0], nextFetchAt: row[1], lastResult: FetchResult(rawValue: row[2]) ?? .failed,
-                consecutiveNoData: row[3], consecutiveFailures: row[4])
+                interval: row["interval"], nextFetchAt: row["nextFetchAt"],
+                lastResult: FetchResult(rawValue: row["lastResult"]) ?? .failed,
+                consecutiveNoData: row["consecutiveNoData"], consecutiveFailures: row["consecutiveFailures"])
         }
     }
 
@@ -115,9 +116,10 @@ extension Store {
             arguments: [limit]
         ).map { row in
             FetchRunRecord(
-                id: row[0], startedAt: row[1], endedAt: row[2], result: row[3], movies: row[4], changed: row[5],
-                unchanged: row[6], failed: row[7], skipped: row[8], requests: row[9], interval: row[10],
-                nextFetchAt: row[11], failure: row[12])
+                id: row["id"], startedAt: row["startedAt"], endedAt: row["endedAt"], result: row["result"],
+                movies: row["movies"], changed: row["changed"], unchanged: row["unchanged"], failed: row["failed"],
+                skipped: row["skipped"], requests: row["requests"], interval: row["interval"],
+                nextFetchAt: row["nextFetchAt"], failure: row["failure"])
         }
     }
 
@@ -132,7 +134,11 @@ extension Store {
                 SELECT title, year, remoteId, fetchError, notFoundAt FROM movie
                 WHERE fetchError IS NOT NULL ORDER BY titleKey, year
                 """
-        ).map { FailingMovie(title: $0[0], year: $0[1], remoteId: $0[2], reason: $0[3], notFoundAt: $0[4]) }
+        ).map {
+            FailingMovie(
+                title: $0["title"], year: $0["year"], remoteId: $0["remoteId"], reason: $0["fetchError"],
+                notFoundAt: $0["notFoundAt"])
+        }
     }
 
     public func unresolvedMovies() throws(StoreError) -> [String] {
@@ -142,11 +148,11 @@ extension Store {
     /// Each shown with its year when known, "Titanic (1953)": remakes share titles.
     static func unresolvedMovies(_ db: Database) throws -> [String] {
         try Row.fetchAll(db, sql: "SELECT title, year FROM movie WHERE remoteId IS NULL ORDER BY titleKey, year")
-            .map { MovieName.shown($0[0], $0[1]) }
+            .map { MovieName.shown($0["title"], $0["year"]) }
     }
 
     /// How many movies are due now, within an hour and within a day, and when the earliest is due.
-    public func checkCounts(now: Date = Date()) throws(StoreError) -> CheckCounts {
+    public func checkCounts(now: Date) throws(StoreError) -> CheckCounts {
         try read { db in try Self.checkCounts(db, now: now) }
     }
 
@@ -155,20 +161,21 @@ extension Store {
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1),
-                    (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1 + 3600),
-                    (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1 + 86400),
-                    (SELECT min(nextCheckAt) FROM movieSchedule),
-                    (SELECT count(*) FROM movie)
+                SELECT (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1) AS dueNow,
+                    (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1 + 3600) AS dueWithinHour,
+                    (SELECT count(*) FROM movieSchedule WHERE nextCheckAt <= ?1 + 86400) AS dueWithinDay,
+                    (SELECT min(nextCheckAt) FROM movieSchedule) AS nextCheckAt,
+                    (SELECT count(*) FROM movie) AS total
                 """,
             arguments: [now.timeIntervalSince1970])
         return CheckCounts(
-            total: row?[4] ?? 0, dueNow: row?[0] ?? 0, dueWithinHour: row?[1] ?? 0, dueWithinDay: row?[2] ?? 0,
-            nextCheckAt: (row?[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+            total: row?["total"] ?? 0, dueNow: row?["dueNow"] ?? 0, dueWithinHour: row?["dueWithinHour"] ?? 0,
+            dueWithinDay: row?["dueWithinDay"] ?? 0,
+            nextCheckAt: (row?["nextCheckAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
     /// Everything `mustc status` shows, read in one transaction so the schedule and the runs agree.
-    public func status(now: Date = Date(), runs: Int = 10) throws(StoreError) -> StatusReport {
+    public func status(now: Date, runs: Int = 10) throws(StoreError) -> StatusReport {
         try read { db in
             var report = StatusReport(
                 schedule: try Self.scheduleState(db), runs: try Self.recentRuns(db, limit: runs),

@@ -38,25 +38,27 @@ extension Store {
                         """),
                 arguments: [movieId])
         else { return }
-        let sameRegion = (stored[0] as String?) == region
+        let sameRegion = (stored["extrasRegion"] as String?) == region
         // A part the answer lacked keeps what was read for this region, and is unknown for another.
-        let runtime = extras.runtime ?? (sameRegion ? stored[2] : nil)
-        let genres = extras.genres?.joined(separator: "\n") ?? (sameRegion ? stored[3] : nil)
-        let certification = extras.certification ?? (sameRegion ? stored[4] : nil)
-        if runtime != stored[2] || genres != stored[3] || certification != stored[4] {
+        let (storedRuntime, storedGenres, storedCertification): (Int?, String?, String?) =
+            (stored["runtime"], stored["genres"], stored["certification"])
+        let runtime = extras.runtime ?? (sameRegion ? storedRuntime : nil)
+        let genres = extras.genres?.joined(separator: "\n") ?? (sameRegion ? storedGenres : nil)
+        let certification = extras.certification ?? (sameRegion ? storedCertification : nil)
+        if runtime != storedRuntime || genres != storedGenres || certification != storedCertification {
             try db.cachedStatement(sql: "UPDATE movie SET runtime = ?, genres = ?, certification = ? WHERE id = ?")
                 .execute(arguments: [runtime, genres, certification, movieId])
         }
         try db.cachedStatement(sql: "UPDATE movieSchedule SET extrasCheckedAt = ?, extrasRegion = ? WHERE movieId = ?")
             .execute(arguments: [now.timeIntervalSince1970, region, movieId])
         if let providers = extras.providers {
-            let comparable = (stored[1] as String?) == region
+            let comparable = (stored["providersRegion"] as String?) == region
             try replaceProviders(providers, movieId: movieId, compare: comparable, db, now: now, runId: runId)
             if !comparable {
                 try db.cachedStatement(sql: "UPDATE movie SET providersRegion = ? WHERE id = ?")
                     .execute(arguments: [region, movieId])
             }
-        } else if (stored[1] as String?) != region {
+        } else if (stored["providersRegion"] as String?) != region {
             try db.cachedStatement(sql: "DELETE FROM movieProvider WHERE movieId = ?").execute(arguments: [movieId])
             try db.cachedStatement(sql: "UPDATE movie SET providersRegion = NULL WHERE id = ?")
                 .execute(arguments: [movieId])
@@ -71,10 +73,7 @@ extension Store {
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?"),
             arguments: [movieId])
-        let before = Set(
-            rows.compactMap { row in
-                ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) }
-            })
+        let before = Set(rows.compactMap(ProviderOffer.init(row:)))
         guard before != Set(providers) else { return }
         if compare {
             let free = { (offers: any Sequence<ProviderOffer>) -> [Int: String] in
@@ -110,7 +109,7 @@ extension Store {
             guard let run = try RatingHistory.runInProgress(db) else { return 0 }
             let rows = try Row.fetchAll(
                 db, sql: "SELECT providerId, provider FROM availabilityChange WHERE runId = ?", arguments: [run])
-            return rows.filter { matcher.matches(id: $0[0], name: $0[1]) }.count
+            return rows.filter { matcher.matches(id: $0["providerId"], name: $0["provider"]) }.count
         }
     }
 }
@@ -131,18 +130,19 @@ extension Store {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT movieProvider.providerId, max(movieProvider.name), count(DISTINCT movieProvider.movieId),
-                        group_concat(DISTINCT movieProvider.kind)
+                    SELECT movieProvider.providerId, max(movieProvider.name) AS name,
+                        count(DISTINCT movieProvider.movieId) AS movies, group_concat(DISTINCT movieProvider.kind) AS kinds
                     FROM movieProvider JOIN movie ON movie.id = movieProvider.movieId
                     WHERE movie.providersRegion = ?
                     GROUP BY movieProvider.providerId
                     """,
                 arguments: [region])
             return rows.map { row in
-                let kinds = ((row[3] as String?) ?? "").split(separator: ",").compactMap {
+                let kinds = ((row["kinds"] as String?) ?? "").split(separator: ",").compactMap {
                     ProviderKind(rawValue: String($0))
                 }
-                return SeenProvider(id: row[0], name: row[1], movies: row[2], kinds: kinds.sorted())
+                return SeenProvider(
+                    id: row["providerId"], name: row["name"], movies: row["movies"], kinds: kinds.sorted())
             }
             .sorted { ($0.movies, $1.name, $1.id) > ($1.movies, $0.name, $0.id) }
         }
@@ -155,7 +155,7 @@ extension Store {
                 db,
                 sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank, certification",
                 arguments: [region]
-            ).map { RegionCertification(certification: $0[0], order: $0[1]) }
+            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
         }
     }
 
@@ -177,8 +177,8 @@ extension Store {
             let row = try Row.fetchOne(
                 db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
             guard let row else { return nil }
-            try db.execute(sql: "UPDATE member SET ageLimit = ? WHERE id = ?", arguments: [limit, row[0] as Int64])
-            return row[1]
+            try db.execute(sql: "UPDATE member SET ageLimit = ? WHERE id = ?", arguments: [limit, row["id"] as Int64])
+            return row["name"]
         }
     }
 }
@@ -205,17 +205,18 @@ public enum ServiceNames {
 
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
-        var row = Array(0...b.count)
+        // One row of Levenshtein's table at a time.
+        var distances = Array(0...b.count)
         for (i, x) in a.enumerated() {
-            var previous = row[0]
-            row[0] = i + 1
+            var previous = distances[0]
+            distances[0] = i + 1
             for (j, y) in b.enumerated() {
-                let saved = row[j + 1]
-                row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (x == y ? 0 : 1))
+                let saved = distances[j + 1]
+                distances[j + 1] = min(distances[j + 1] + 1, distances[j] + 1, previous + (x == y ? 0 : 1))
                 previous = saved
             }
         }
-        return row[b.count]
+        return distances[b.count]
     }
 }
 
@@ -236,21 +237,19 @@ extension Store {
                 db,
                 sql: """
                     SELECT movie.runtime, movie.genres,
-                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END,
-                        movie.providersRegion = ?
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END AS certification,
+                        movie.providersRegion = ? AS providersRead
                     FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
                     """,
                 arguments: [region, region, localId])
             guard let row else { return MovieTonight(genres: []) }
             var tonight = MovieTonight(
-                runtime: row[0], certification: row[2],
-                genres: (row[1] as String?)?.split(separator: "\n").map(String.init) ?? [])
-            if row[3] as Bool? == true {
+                runtime: row["runtime"], certification: row["certification"],
+                genres: (row["genres"] as String?)?.split(separator: "\n").map(String.init) ?? [])
+            if row["providersRead"] as Bool? == true {
                 tonight.providers = try Row.fetchAll(
                     db, sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?", arguments: [localId]
-                ).compactMap { row in
-                    ProviderKind(rawValue: row[0]).map { ProviderOffer(kind: $0, id: row[1], name: row[2]) }
-                }
+                ).compactMap(ProviderOffer.init(row:))
             }
             return tonight
         }
@@ -264,5 +263,13 @@ extension Store {
             while let list = try rows.next() { seen.formUnion(list.split(separator: "\n").map(String.init)) }
             return seen.sorted()
         }
+    }
+}
+
+extension ProviderOffer {
+    /// A `movieProvider` row's `kind`, `providerId` and `name`; nil for a kind this mustc does not know.
+    init?(row: Row) {
+        guard let kind = ProviderKind(rawValue: row["kind"]) else { return nil }
+        self.init(kind: kind, id: row["providerId"], name: row["name"])
     }
 }

@@ -43,7 +43,7 @@ extension Store {
     /// the page's card, is not a second viewing).
     public func markWatched(
         member name: String, _ references: [MovieReference], mark: WatchMark, keepingDay: Bool = false,
-        now: Date = Date()
+        now: Date
     ) throws(StoreError) -> WatchOutcome {
         try write { db in
             let found = try Self.watchTargets(db, member: name, references, keptOnly: false)

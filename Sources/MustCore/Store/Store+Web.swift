@@ -60,7 +60,7 @@ extension Store {
         try read { db in
             try Row.fetchOne(
                 db, sql: "SELECT createdAt, lastUsedAt FROM webSession WHERE tokenHash = ?", arguments: [tokenHash]
-            ).map { WebSession(tokenHash: tokenHash, createdAt: $0[0], lastUsedAt: $0[1]) }
+            ).map { WebSession(tokenHash: tokenHash, createdAt: $0["createdAt"], lastUsedAt: $0["lastUsedAt"]) }
         }
     }
 
@@ -87,7 +87,7 @@ extension Store {
             try Row.fetchAll(
                 db, sql: "SELECT remoteId, title, year FROM movieCandidate WHERE movieId = ? ORDER BY rank",
                 arguments: [movieId]
-            ).map { MovieCandidate(remoteId: $0[0], title: $0[1], year: $0[2]) }
+            ).map { MovieCandidate(remoteId: $0["remoteId"], title: $0["title"], year: $0["year"]) }
         }
     }
 }

@@ -6,6 +6,9 @@ import Foundation
 /// `TimeSource.test(...)` and turn its `TestClock` instead of sleeping. Nothing else in `MustCore` or `MustWeb`
 /// calls `Date()`, `Task.sleep` or a clock's `now`.
 public struct TimeSource: Sendable {
+    /// A reading of `clock`, to measure from or set a deadline at.
+    public typealias Instant = AnyClock<Duration>.Instant
+
     /// Today's date and time, for what is stored and shown.
     public let now: @Sendable () -> Date
     /// Sleeps, deadlines and elapsed time. Under test, a `TestClock` that `now` follows.
@@ -20,7 +23,10 @@ public struct TimeSource: Sendable {
     }
 
     /// Waits for `duration` on this source's clock; throws `CancellationError` when the task is cancelled.
+    /// A wait of zero or less returns at once: a `TestClock` would otherwise hold it until the test advanced it.
     public func sleep(for duration: Duration) async throws {
+        try Task.checkCancellation()
+        guard duration > .zero else { return }
         try await clock.sleep(for: duration)
     }
 
@@ -30,12 +36,17 @@ public struct TimeSource: Sendable {
     }
 
     /// The clock's reading now, to measure elapsed time or set a deadline against.
-    public var instant: AnyClock<Duration>.Instant { clock.now }
+    public var instant: Instant { clock.now }
 
     /// Seconds elapsed since `start` on this source's clock.
-    public func seconds(since start: AnyClock<Duration>.Instant) -> Double {
-        let elapsed = start.duration(to: clock.now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    public func seconds(since start: Instant) -> Double {
+        start.duration(to: clock.now).seconds
+    }
+
+    /// Blocks the calling thread for `duration`, for a thread outside Swift concurrency (libcurl's loop thread)
+    /// that has nothing to wait on but time. Always the system's time: no test clock can wake a blocked thread.
+    public static func pauseThread(for duration: Duration) {
+        Thread.sleep(forTimeInterval: max(duration.seconds, 0))
     }
 }
 
@@ -52,9 +63,7 @@ extension TimeSource {
         let origin = clock.now
         return TimeSource(
             now: {
-                let elapsed = origin.duration(to: clock.now)
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                return start.addingTimeInterval(seconds)
+                start.addingTimeInterval(origin.duration(to: clock.now).seconds)
             },
             clock: AnyClock(clock), random: random)
     }

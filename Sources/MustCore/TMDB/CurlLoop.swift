@@ -36,14 +36,17 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private let setupFailure: String?
     private let maxIdleHandles: Int
     private let idleStop: Duration
+    /// When the loop was last busy, against `idleStop`.
+    private let time: TimeSource
 
     // Loop thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var idleHandles: [UnsafeMutableRawPointer] = []
 
-    init(maxConnections: Int, idleStop: Duration = .seconds(5)) {
+    init(maxConnections: Int, idleStop: Duration = .seconds(5), time: TimeSource) {
         maxIdleHandles = maxConnections * 2
         self.idleStop = idleStop
+        self.time = time
         guard Self.globalInit, let multi = curl_multi_init() else {
             (multi, setupFailure) = (nil, "libcurl could not be initialised")
             return
@@ -122,11 +125,11 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private func runLoop() {
         guard let multi else { return }
         inbox.withLock { $0.loopThread = pthread_self() }
-        var lastBusy = ContinuousClock.now
+        var lastBusy = time.instant
         while true {
             let taken = inbox.withLock { inbox -> Work? in
                 let idle = inbox.isEmpty && active.isEmpty
-                if idle && ContinuousClock.now - lastBusy >= idleStop {
+                if idle && lastBusy.duration(to: time.instant) >= idleStop {
                     inbox.loopThread = nil
                     return nil
                 }
@@ -150,14 +153,16 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
             let performed = curl_multi_perform(multi, &running)
             if performed != CURLM_OK { failAll("libcurl failed (\(Self.describe(performed)))") }
             collectFinished()
-            if !active.isEmpty || !taken.isEmpty { lastBusy = ContinuousClock.now }
+            if !active.isEmpty || !taken.isEmpty { lastBusy = time.instant }
             // Work the jobs just handed in (they came from this thread, so nothing woke the poll) before waiting.
             guard inbox.withLock({ $0.isEmpty }) else { continue }
             let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
             if polled != CURLM_OK {
                 failAll("libcurl failed (\(Self.describe(polled)))")
-                // A poll that fails at once would otherwise spin this thread until it stops for idleness.
-                Thread.sleep(forTimeInterval: 0.01)
+                // A poll that fails at once would otherwise spin this thread until it stops for idleness. Not
+                // curl's own poll again: it has just failed, and may fail at once every time. This thread is
+                // outside Swift concurrency, so it cannot await a clock: the time source's thread pause blocks it.
+                TimeSource.pauseThread(for: .milliseconds(10))
             }
         }
     }

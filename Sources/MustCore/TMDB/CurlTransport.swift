@@ -6,13 +6,13 @@ import Synchronization
 /// request costs a few easy-handle option calls and two callbacks. URLSession (libcurl underneath on Linux)
 /// spent about three times the CPU per request on dispatch sources and per-request setup around the same calls.
 public enum CurlTransport {
-    public static func make(maxConnections: Int = 8) -> HTTPTransport {
-        stack(maxConnections: maxConnections).transport
+    public static func make(maxConnections: Int = 8, time: TimeSource) -> HTTPTransport {
+        stack(maxConnections: maxConnections, time: time).transport
     }
 
     /// The transport with the loop thread as executor, for work that should run where the answers arrive.
-    public static func stack(maxConnections: Int = 8) -> HTTPStack {
-        let loop = CurlLoop(maxConnections: max(maxConnections, 1))
+    public static func stack(maxConnections: Int = 8, time: TimeSource) -> HTTPStack {
+        let loop = CurlLoop(maxConnections: max(maxConnections, 1), time: time)
         return HTTPStack(transport: { request in try await loop.perform(request) }, executor: loop)
     }
 }

@@ -66,17 +66,17 @@ public enum HTTPTransportKind: String, Sendable, Equatable, CaseIterable {
     case curl
     case urlsession
 
-    public func stack(maxConnections: Int) -> HTTPStack {
+    public func stack(maxConnections: Int, time: TimeSource) -> HTTPStack {
         switch self {
-        case .curl: CurlTransport.stack(maxConnections: maxConnections)
-        case .urlsession: HTTPStack(transport: URLSessionTransport.make(maxConnections: maxConnections))
+        case .curl: CurlTransport.stack(maxConnections: maxConnections, time: time)
+        case .urlsession: HTTPStack(transport: URLSessionTransport.make(maxConnections: maxConnections, time: time))
         }
     }
 }
 
 public enum URLSessionTransport {
     /// A transport on one shared URLSession (libcurl on Linux), so connections are reused across requests.
-    public static func make(maxConnections: Int = 8) -> HTTPTransport {
+    public static func make(maxConnections: Int = 8, time: TimeSource) -> HTTPTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = maxConnections
         configuration.urlCache = nil
@@ -86,7 +86,7 @@ public enum URLSessionTransport {
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpCookieStorage = nil
         let session = URLSession(configuration: configuration)
-        let deadlines = RequestDeadlines()
+        let deadlines = RequestDeadlines(time: time)
         return { request in
             var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }

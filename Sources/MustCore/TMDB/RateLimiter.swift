@@ -4,24 +4,25 @@ import Foundation
 /// A 429's Retry-After pauses everyone, not just the request that got it.
 public actor RateLimiter {
     private let spacing: Duration
-    private var nextSlot: ContinuousClock.Instant
-    private let clock = ContinuousClock()
+    private var nextSlot: TimeSource.Instant
+    private let time: TimeSource
 
-    public init(requestsPerSecond: Double) {
+    public init(requestsPerSecond: Double, time: TimeSource) {
         spacing = .seconds(1 / max(requestsPerSecond, 0.001))
-        nextSlot = clock.now
+        self.time = time
+        nextSlot = time.instant
     }
 
     /// Waits for this caller's slot. Slots are handed out in call order.
     public func acquire() async {
-        let now = clock.now
+        let now = time.instant
         let slot = max(now, nextSlot)
-        nextSlot = slot + spacing
-        if slot > now { try? await clock.sleep(until: slot) }
+        nextSlot = slot.advanced(by: spacing)
+        if slot > now { try? await time.sleep(for: now.duration(to: slot)) }
     }
 
     /// Pushes every later slot back by at least `seconds` from now.
     public func pause(for seconds: TimeInterval) {
-        nextSlot = max(nextSlot, clock.now + .seconds(seconds))
+        nextSlot = max(nextSlot, time.instant.advanced(by: .seconds(seconds)))
     }
 }

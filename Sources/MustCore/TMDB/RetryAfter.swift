@@ -5,7 +5,7 @@ public enum RetryAfter {
     /// The wait the server asked for, at most `Durations.longest`: "9223372036854775807" became a Double just
     /// above Int.max and trapped where the error message rounded it back to an Int. The scheduler caps it
     /// further at `schedule.maximumInterval`, and the client waits out only what `RetryPolicy.maxDelay` allows.
-    public static func seconds(_ value: String?, now: Date = Date()) -> TimeInterval? {
+    public static func seconds(_ value: String?, now: Date) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value) { return min(TimeInterval(max(0, seconds)), Durations.longest) }
         for format in formats {

@@ -10,6 +10,8 @@ public struct TMDBClient: Sendable {
     public var retry: RetryPolicy
     public var limiter: RateLimiter?
     public var counter: RequestCounter?
+    /// The waits between retries, the jitter in them, a Retry-After date's distance, and the timing logs.
+    public var time: TimeSource
     /// Where the transport's answers arrive; a fetch runs its operations there (see `HTTPStack`).
     public var executor: (any TaskExecutor)?
     let transport: HTTPTransport
@@ -18,7 +20,7 @@ public struct TMDBClient: Sendable {
     public init(
         baseURL: URL, credentials: TMDBCredentials, language: String? = nil, timeout: TimeInterval = 10,
         retry: RetryPolicy = RetryPolicy(), limiter: RateLimiter? = nil, counter: RequestCounter? = nil,
-        transport: @escaping HTTPTransport, executor: (any TaskExecutor)? = nil, logger: Logger
+        transport: @escaping HTTPTransport, executor: (any TaskExecutor)? = nil, time: TimeSource, logger: Logger
     ) {
         self.baseURL = baseURL
         self.credentials = credentials
@@ -27,6 +29,7 @@ public struct TMDBClient: Sendable {
         self.retry = retry
         self.limiter = limiter
         self.counter = counter
+        self.time = time
         self.transport = transport
         self.executor = executor
         self.logger = logger
@@ -146,13 +149,13 @@ public struct TMDBClient: Sendable {
             } catch let error as TMDBError
                 where error.isTransient && attempt < retry.maxRetries && (error.retryAfter ?? 0) <= retry.maxDelay
             {
-                let pause = retry.delay(beforeRetry: attempt, retryAfter: error.retryAfter) { Double.random(in: 0..<1) }
+                let pause = retry.delay(beforeRetry: attempt, retryAfter: error.retryAfter, random: time.random)
                 if let retryAfter = error.retryAfter { await limiter?.pause(for: retryAfter) }
                 logger.debug(
                     "retrying TMDB request",
                     metadata: ["url": "\(Redaction.url(url))", "error": "\(error)", "pause": "\(pause)"])
                 attempt += 1
-                try await Task.sleep(for: .seconds(pause))
+                try await time.sleep(seconds: pause)
             }
         }
     }
@@ -163,7 +166,7 @@ public struct TMDBClient: Sendable {
         counter?.increment()
         // Redacted only when shown: redaction parses the URL again, which most requests never need.
         var shown: String { Redaction.url(request.url) }
-        let started = ContinuousClock.now
+        let started = time.instant
         let response: HTTPResponse
         do {
             response = try await transport(request)
@@ -174,7 +177,7 @@ public struct TMDBClient: Sendable {
         }
         logger.debug(
             "GET \(shown) -> \(response.status)",
-            metadata: ["ms": "\(Int((ContinuousClock.now - started).seconds * 1000))"])
+            metadata: ["ms": "\(Int(time.seconds(since: started) * 1000))"])
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
             return try decoder.decode(T.self, from: response.body)
@@ -210,7 +213,7 @@ public struct TMDBClient: Sendable {
         case 404 where !tmdbs, 400...499 where response.status != 429 && !Self.looksLikeJSON(response.body):
             return .wrongAddress(url: url, status: response.status)
         case 404: return .notFound(code: code, message: message)
-        case 429: return .rateLimited(retryAfter: RetryAfter.seconds(response.headers["retry-after"]))
+        case 429: return .rateLimited(retryAfter: RetryAfter.seconds(response.headers["retry-after"], now: time.now()))
         case 500...599: return .server(status: response.status, code: code, message: message)
         case 400...499: return .rejected(status: response.status, code: code, message: message)
         default: return .malformed(url: url, reason: "unexpected HTTP status \(response.status)")

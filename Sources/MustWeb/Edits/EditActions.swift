@@ -91,36 +91,20 @@ extension WebEdits {
         }
     }
 
+    /// The one wording of a lookup's outcome (MustCore's `LookupWording`); TMDB's error goes to the log, not the page.
     private func tell(_ outcome: LookupOutcome, link: LinkOutcome, into notice: inout EditNotice) {
-        switch outcome {
-        case .taken(let remote, let resolved):
-            notice.lines += Self.stored(resolved, remote)
-        case .remakes(let asked, let remote, let taken, let others):
-            notice.lines += Self.stored(taken, remote)
-            notice.lines.append(
-                "\"\(asked)\" is the title of \(others.count + 1) TMDB movies; took the most popular, "
-                    + "\(Self.shown(remote)). If you meant another:")
-            let named = MovieReference.title(taken.title, year: taken.year).description
-            notice.choices = others.map { Self.choice(member: link.member, movie: named, $0) }
-        case .needsChoice(let asked, let candidates, let tied):
-            notice.lines.append(
-                tied
-                    ? "\(candidates.count) TMDB movies are titled exactly \"\(asked)\" and none is more popular, so "
-                        + "none was taken; it is kept without a TMDB id. Pick one:"
-                    : "No TMDB title is exactly \"\(asked)\", so none was taken; it is kept without a TMDB id. Pick one:"
-            )
-            notice.choices = candidates.map { Self.choice(member: link.member, movie: asked.description, $0) }
-        case .nothingFound(let asked):
-            notice.lines.append("TMDB found nothing for \"\(asked)\"; it is kept and the next fetch will try again.")
-        case .unknownIMDb(let id):
-            notice.lines.append("TMDB knows no movie with IMDb id \(id); it is kept without a TMDB id.")
-        case .unknownToTMDB(let reference):
-            notice.lines.append("TMDB has no movie \(reference); it is kept, and the next fetch will try again.")
-        case .unavailable(let error):
+        if case .unavailable(let error) = outcome {
             logger.warning("lookup from the page failed", metadata: ["error": "\(error)"])
-            notice.lines.append(
-                "TMDB could not be asked just now; \"\(link.shown)\" is kept and will be looked up at the next fetch.")
         }
+        notice.lines += LookupWording().lines(outcome, link: link, cause: "TMDB could not be asked just now")
+        // The choices settle the movie as the member's list names it: the taken remake by its title and year.
+        let named =
+            switch outcome {
+            case .remakes(_, _, let taken, _): MovieReference.title(taken.title, year: taken.year).description
+            case .needsChoice(let asked, _, _): asked.description
+            default: ""
+            }
+        notice.choices = LookupWording.choices(outcome).map { Self.choice(member: link.member, movie: named, $0) }
     }
 
     func remove(member: String, movie text: String) async -> EditNotice {
@@ -177,7 +161,7 @@ extension WebEdits {
             var notice = EditNotice(lines: [
                 "\"\(found.shown)\" is now \(Self.shown(remote)) for everyone who keeps it."
             ])
-            notice.lines += Self.stored(resolved, remote)
+            notice.lines += LookupWording().stored(resolved, remote)
             return (notice, WebPath.movie(remoteId: remote.id, localId: nil))
         } catch let error as TMDBError {
             logger.warning("settle from the page failed", metadata: ["error": "\(error)"])
@@ -196,23 +180,7 @@ extension WebEdits {
         return .error("The edit could not be saved; the server's log says why.")
     }
 
-    private static func stored(_ resolved: ResolveOutcome, _ remote: RemoteMovie) -> [String] {
-        var lines: [String] = []
-        if let merged = resolved.merged {
-            lines.append(
-                "\"\(merged)\" and \"\(resolved.shown)\" are the same TMDB movie: merged into one, keeping every "
-                    + "member and spelling of both.")
-        }
-        var figures = "TMDB: \(shown(remote))"
-        if let average = remote.voteAverage, let count = remote.voteCount {
-            figures += ", rated \(FigureText.plain(average)) from \(count) \(count == 1 ? "vote" : "votes")"
-        }
-        return lines + [figures + "."]
-    }
-
-    static func shown(_ remote: RemoteMovie) -> String {
-        "\(MovieName.shown(remote.title ?? "untitled", remote.year)), tmdb:\(remote.id)"
-    }
+    static func shown(_ remote: RemoteMovie) -> String { LookupWording.shown(remote) }
 
     static func choice(member: String, movie: String, _ remote: RemoteMovie) -> SettleChoice {
         SettleChoice(member: member, movie: movie, target: "tmdb:\(remote.id)", label: "It is \(shown(remote))")

@@ -6,7 +6,7 @@ import MustCore
 extension WebEdits {
     /// Today, in the zone the pages write times in.
     var today: WatchDay {
-        WatchDay.of(clock(), in: config.serve.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
+        WatchDay.of(time.now(), in: config.serve.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current)
     }
 
     func watched(member: String, movie text: String, undo: Bool) async -> EditNotice {

@@ -92,7 +92,7 @@ enum EditRoutes {
             return pages.refusal(.forbidden, heading: "Refused", "This form was sent from another site.")
         }
         let client = WebEdits.clientAddress(request, context: context)
-        let now = edits.clock()
+        let now = edits.time.now()
         // The attempt counts as a failure until the password is found right, so parallel guesses cannot pass 5.
         let decision = edits.limiter.withLock { limiter in
             let decision = limiter.check(client, at: now)
@@ -201,7 +201,7 @@ enum EditRoutes {
 extension WebEdits {
     /// Keeps the edit's notice for the session's next page, and sends the browser there.
     func redirect(_ notice: EditNotice, _ token: SessionToken, to page: String) -> Response {
-        let now = clock()
+        let now = time.now()
         notices.withLock { $0.post(notice, for: token.hash, at: now) }
         return Response.redirect(to: page, type: .normal)
     }

@@ -27,7 +27,7 @@ extension WebEdits {
     func viewer(_ request: Request) async throws -> Viewer {
         if let readOnlyReason { return .editsOff(readOnlyReason) }
         let token = Self.sessionCookie(request.headers)
-        let now = clock()
+        let now = time.now()
         let sessions = sessions
         let stamp = DataStamp(
             database: FileStamp(path: path), log: FileStamp(path: path + "-wal"))

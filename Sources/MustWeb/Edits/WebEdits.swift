@@ -24,7 +24,8 @@ public final class WebEdits: Sendable {
     /// Whether a password is set, as of the database file's stamp (size and time of the file and its log): a
     /// password set or removed by `mustc password` writes the file, so the stamp moves with it.
     let passwordSet = Mutex<(stamp: DataStamp, isSet: Bool)?>(nil)
-    let clock: @Sendable () -> Date
+    /// The one time source: sessions, the sign-in limiter, notices and edits take "now" from it.
+    let time: TimeSource
     /// Made once: every add from the page shares one rate limiter, as a fetch's lookups do.
     let lookupClient: TMDBClient?
     let settleClient: TMDBClient?
@@ -32,14 +33,13 @@ public final class WebEdits: Sendable {
     /// Edits stay off, with the reason kept, when this user may not write the database (the path goes to the log
     /// only, as the pages never name files).
     public init(
-        path: String, reader: Store, config: Config, logger: Logger,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        path: String, reader: Store, config: Config, logger: Logger, time: TimeSource
     ) {
         self.path = path
         self.reader = reader
         self.config = config
         self.logger = logger
-        self.clock = clock
+        self.time = time
         if access(path, W_OK) != 0 || access((path as NSString).deletingLastPathComponent, W_OK) != 0 {
             readOnlyReason = "the server runs as a user who may not write the database"
             logger.warning("edits from the page are off: this user cannot write \(path) or its directory")
@@ -53,10 +53,12 @@ public final class WebEdits: Sendable {
     /// The editor over a writable store, opened on first use; call it on the blocking pool.
     func editor() throws -> MovieEditor {
         if let reason = readOnlyReason { throw EditsOff(reason: reason) }
-        let (path, logger, clock, checks) = (path, logger, clock, MovieSchedulePolicy(config.schedule))
+        let (path, logger, now, random) = (path, logger, time.now, time.random)
+        let checks = MovieSchedulePolicy(config.schedule)
         return try writable.withLock { editor in
             if let editor { return editor }
-            let opened = MovieEditor(store: try Store(path: path, logger: logger), checks: checks, clock: clock)
+            let opened = MovieEditor(
+                store: try Store(path: path, logger: logger), checks: checks, clock: now, random: random)
             editor = opened
             return opened
         }

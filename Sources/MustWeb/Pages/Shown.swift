@@ -80,7 +80,7 @@ struct TimeText: Sendable {
     private let style: Date.VerbatimFormatStyle
     private let dayStyle: Date.VerbatimFormatStyle
 
-    init(zone: TimeZone, now: Date = Date()) {
+    init(zone: TimeZone, now: Date) {
         self.zone = zone
         self.now = now
         let (locale, calendar) = (Locale(identifier: "en_US_POSIX"), Calendar(identifier: .gregorian))

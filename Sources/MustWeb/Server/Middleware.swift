@@ -76,6 +76,8 @@ struct HeadWithoutBody<Context: RequestContext>: RouterMiddleware {
 struct Freshness<Context: RequestContext>: RouterMiddleware {
     let reader: StoreReader
     let cache: PageCache
+    /// The minute in the tag comes from the one time source.
+    let time: TimeSource
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -88,7 +90,7 @@ struct Freshness<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         let stamp = reader.dataStamp()
-        let minute = Int(Date().timeIntervalSince1970 / 60)
+        let minute = Int((time.now().timeIntervalSince1970 / 60).rounded(.down))
         let tag = "W/\"\(stamp.database.tag)-\(stamp.log.tag)-\(minute)\""
         let modified = HTTPDate.format(stamp.lastModified)
         if let match = request.headers[.ifNoneMatch],

@@ -33,7 +33,7 @@ extension Pages {
     func night(members names: [String], includeWatched: Bool, choices: NightChoices = NightChoices()) async throws
         -> Response
     {
-        let since = Date().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400))
+        let since = trendStart
         let chosen = names.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let region = family.region
         let (everyone, library, genres, order) = try await reader.read { store in

@@ -10,12 +10,17 @@ struct Pages: Sendable {
     var posters: PosterShelf { PosterShelf(databasePath: reader.store.path) }
     /// The zone the pages write times in (`serve.timeZone`).
     let zone: TimeZone
+    /// The one time source: "now" on every page, and the start of each window, come from it.
+    let clock: TimeSource
     /// The family's region and services (`family.*`), for /night and the movie page.
     var family = Config.Family()
     /// The window of the trends and sparklines, as `ratings` uses by default.
     static let window = "7d"
 
-    var time: TimeText { TimeText(zone: zone, now: Date()) }
+    var time: TimeText { TimeText(zone: zone, now: clock.now()) }
+
+    /// The start of the trends' and sparklines' window, from now.
+    var trendStart: Date { clock.now().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400)) }
 
     func home() async throws -> Response {
         let time = time
@@ -33,7 +38,7 @@ struct Pages: Sendable {
     /// A member's cards. Signed in, the same page with the add field and each card's controls; its token is a
     /// placeholder, so the page is kept once for every signed-in viewer (`EditAccess` puts each one's in).
     func member(_ name: String, query: MemberQuery) async throws -> Response {
-        let since = Date().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400))
+        let since = trendStart
         let shelf = posters
         let (report, prior) = try await reader.read { store in
             (Self.kept(try store.ratings(member: name, trendSince: since), on: shelf), try store.libraryPrior())
@@ -100,20 +105,20 @@ struct Pages: Sendable {
     }
 
     func statusJSON() async throws -> Response {
-        let now = Date()
+        let now = clock.now()
         // `mustc status --json` shows the last 10 runs; the page's copy leaves out the hook's program and output.
         return Site.json(ReportRenderer.json(try await reader.read { try $0.status(now: now, runs: 10) }.forPage))
     }
 
     /// `ratings`' report with its default 7-day trend window.
     private func ratings(member: String?) async throws -> RatingsReport {
-        let since = Date().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400))
+        let since = trendStart
         return try await reader.read { try $0.ratings(member: member, trendSince: since) }
     }
 
     private func changesReport(since: String?) async throws -> (text: String, report: ChangesReport) {
         let text = since ?? "7d"
-        guard let start = Since.parse(text, now: Date()) else {
+        guard let start = Since.parse(text, now: clock.now()) else {
             throw PageError.badRequest(
                 "since=\(text) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20).")
         }

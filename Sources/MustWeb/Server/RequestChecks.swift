@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -50,14 +51,16 @@ struct RequestChecks<Context: RequestContext>: RouterMiddleware {
 /// address once the machine's stays allowed until the server restarts.
 final class AllowedHosts: Sendable {
     private let fixed: Set<String>
-    private let machine: Mutex<(names: Set<String>, readAt: ContinuousClock.Instant)>
+    private let machine: Mutex<(names: Set<String>, readAt: AnyClock<Duration>.Instant)>
+    private let time: TimeSource
 
-    init(listen: ListenAddress, extra: [String]) {
+    init(listen: ListenAddress, extra: [String], time: TimeSource) {
         var fixed: Set<String> = ["localhost", "127.0.0.1", "::1"]
         if let host = HostName.normalized(listen.host) { fixed.insert(host) }
         fixed.formUnion(extra.compactMap(HostName.normalized))
         self.fixed = fixed
-        machine = Mutex((HostName.thisMachine(), .now))
+        self.time = time
+        machine = Mutex((HostName.thisMachine(), time.instant))
     }
 
     func allows(_ value: String) -> Bool {
@@ -65,9 +68,9 @@ final class AllowedHosts: Sendable {
         if fixed.contains(name) || HostName.isLoopback(name) { return true }
         return machine.withLock { machine in
             if machine.names.contains(name) { return true }
-            guard ContinuousClock.now - machine.readAt > .seconds(60) else { return false }
+            guard machine.readAt.duration(to: time.instant) > .seconds(60) else { return false }
             // Without DNS (the fully qualified name read at start stays): no request waits on a resolver.
-            machine = (machine.names.union(HostName.thisMachine(resolving: false)), .now)
+            machine = (machine.names.union(HostName.thisMachine(resolving: false)), time.instant)
             return machine.names.contains(name)
         }
     }

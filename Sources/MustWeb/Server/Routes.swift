@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import MustCore
 
-/// Every address the server answers, in one place. Pages and JSON are GET only; a later form adds its POST routes
-/// here, beside the pages they belong to.
+/// Every address the server answers is registered from here: the pages, the JSON, the posters and the static files
+/// in this function, and sign-in and the edit forms' routes in `EditRoutes.register`, which it calls. Pages and
+/// JSON are GET only; a form's routes go beside the pages they belong to.
 enum Routes {
     static func register(on router: Router<PageContext>, pages: Pages, edits: WebEdits?, hosts: AllowedHosts) throws {
         let known = KnownRoutes()
@@ -12,7 +13,7 @@ enum Routes {
         router.add(middleware: ErrorPages(site: pages.site, known: known))
         router.add(middleware: RequestChecks(hosts: hosts))
         if let edits { try EditRoutes.register(on: router, edits: edits) }
-        router.add(middleware: Freshness(reader: pages.reader, cache: PageCache()))
+        router.add(middleware: Freshness(reader: pages.reader, cache: PageCache(), time: pages.clock))
 
         router.get("/") { _, _ in try await pages.home() }
         router.get("/members/:name") { request, context in

@@ -5,8 +5,53 @@ import Logging
 import MustCore
 import UnixSignals
 
-/// The family's page: an HTTP server over one read-only `Store`. It never writes to the database.
-public struct WebServer: Sendable {
+/// The family's page as one Hummingbird application, built from what `mustc serve` has: the read-only store (the
+/// page never writes through it), the config (`serve.*` and `family.*`), and the one time source. Hummingbird's
+/// own examples build theirs in such a function, so that tests open the same application in-process
+/// (`app.test(.router)`) with a test clock. `onListening` gets the URL once the socket is bound (port 0 resolved).
+public func buildApplication(
+    store: Store, config: Config, time: TimeSource, logger: Logger, limits: WebServer.Limits = WebServer.Limits(),
+    onListening: @escaping @Sendable (String) -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let router = try buildRouter(store: store, config: config, time: time, logger: logger)
+    let listen = config.serve.listen
+    let host = listen.host
+    return Application(
+        router: router,
+        server: .http1(
+            configuration: .init(
+                // The channel's own limits: a request's head must come in time, and its headers stay small.
+                additionalChannelHandlers: [HeaderDeadlineHandler(limit: limits.headerTime)],
+                idleTimeout: .seconds(300),
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
+                    maxHeaderFieldCount: 100))),
+        configuration: .init(
+            address: .hostname(host, port: listen.port), serverName: nil,
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? 0
+            onListening("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+        },
+        logger: logger)
+}
+
+/// Every route and middleware of the page over `store`, with sign-in and the edit forms (`WebEdits`, which opens
+/// its own writable store at the first write, or says why it cannot).
+func buildRouter(store: Store, config: Config, time: TimeSource, logger: Logger) throws -> Router<PageContext> {
+    let zone = config.serve.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+    var pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: zone, clock: time)
+    pages.family = config.family
+    let edits = WebEdits(path: store.path, reader: store, config: config, logger: logger, time: time)
+    // HEAD is answered as GET without the body (Hummingbird's own HEAD endpoints keep the GET's length).
+    let router = Router(context: PageContext.self, options: .autoGenerateHeadEndpoints)
+    let hosts = AllowedHosts(listen: config.serve.listen, extra: config.serve.hosts, time: time)
+    try Routes.register(on: router, pages: pages, edits: edits, hosts: hosts)
+    return router
+}
+
+/// How `mustc serve` runs the page.
+public enum WebServer {
     /// Limits for slow or hostile clients; the defaults are what `mustc serve` uses.
     public struct Limits: Sendable {
         /// Open connections beyond this wait in the listen backlog until one closes.
@@ -20,54 +65,8 @@ public struct WebServer: Sendable {
         public init() {}
     }
 
-    let pages: Pages
-    let listen: ListenAddress
-    let limits: Limits
-    let logger: Logger
-    /// Sign-in and the edit forms; nil keeps the page read-only.
-    let edits: WebEdits?
-    /// `serve.hosts`: names the page answers to besides its own (see `AllowedHosts`).
-    let hosts: [String]
-
-    /// `timeZone` is the zone the pages write times in (`serve.timeZone`); the API keeps UTC.
-    public init(
-        store: Store, listen: ListenAddress, hosts: [String] = [], limits: Limits = Limits(), edits: WebEdits? = nil,
-        timeZone: TimeZone = .current, family: Config.Family = Config.Family(), logger: Logger
-    ) throws {
-        self.edits = edits
-        self.hosts = hosts
-        var pages = Pages(reader: StoreReader(store: store), site: try Site(), zone: timeZone)
-        pages.family = family
-        self.pages = pages
-        self.listen = listen
-        self.limits = limits
-        self.logger = logger
-    }
-
-    /// Serves until SIGINT or SIGTERM; `onListening` gets the URL once the socket is bound (port 0 resolved).
-    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
-        // HEAD is answered as GET without the body (Hummingbird's own HEAD endpoints keep the GET's length).
-        let router = Router(context: PageContext.self, options: .autoGenerateHeadEndpoints)
-        try Routes.register(on: router, pages: pages, edits: edits, hosts: AllowedHosts(listen: listen, extra: hosts))
-        let limits = limits
-        let host = listen.host
-        let app = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [HeaderDeadlineHandler(limit: limits.headerTime)],
-                    idleTimeout: .seconds(300),
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: limits.maxHeaderBytes, maxHeaderListSize: limits.maxHeaderBytes,
-                        maxHeaderFieldCount: 100))),
-            configuration: .init(
-                address: .hostname(host, port: listen.port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                onListening("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
-            },
-            logger: logger)
+    /// Serves `app` until SIGINT or SIGTERM.
+    public static func run(_ app: some ApplicationProtocol) async throws {
         try await app.runService(gracefulShutdownSignals: [UnixSignal.sigterm, UnixSignal.sigint])
     }
 }
