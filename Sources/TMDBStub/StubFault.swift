@@ -37,6 +37,8 @@ public enum StubRoute: Sendable, Equatable {
     case find
     /// The image host's `/t/p/{size}/{file}`.
     case images
+    /// `/movie/{id}/recommendations` (issue 34); nil: any movie's.
+    case recommendations(id: Int?)
 
     func matches(path: String) -> Bool {
         switch self {
@@ -45,6 +47,8 @@ public enum StubRoute: Sendable, Equatable {
         case .images: path.hasPrefix(StubPoster.prefix)
         case .search: path.hasSuffix("/search/movie")
         case .find: path.contains("/find/")
+        case .recommendations(nil): path.hasSuffix("/recommendations")
+        case .recommendations(let id?): path.hasSuffix("/movie/\(id)/recommendations")
         case .details(nil): path.contains("/3/movie/")
         case .details(let id?): path.hasSuffix("/movie/\(id)")
         }

@@ -90,6 +90,9 @@ extension TMDBStubServer {
         if path == "/3/search/movie" { return search(query) }
         if path.hasPrefix("/3/find/") { return find(String(path.dropFirst("/3/find/".count)), query) }
         if path == "/3/certification/movie/list" { return Self.json(StubExtras.certificationList) }
+        if path.hasPrefix("/3/movie/"), path.hasSuffix("/recommendations") {
+            return recommended(String(path.dropFirst("/3/movie/".count).dropLast("/recommendations".count)), query)
+        }
         if path.hasPrefix("/3/movie/") {
             guard let id = Int(path.dropFirst("/3/movie/".count)), id > 0 else {
                 return Self.error(404, code: 6, "Invalid id: The pre-requisite id is invalid or not found.")
@@ -134,6 +137,31 @@ extension TMDBStubServer {
             },
             "person_results": [Any](), "tv_results": [Any](), "tv_episode_results": [Any](),
             "tv_season_results": [Any](),
+        ])
+    }
+
+    /// `GET /movie/{id}/recommendations`: one page in the list shape, with `media_type` and `genre_ids` as newer
+    /// answers carry them; 404 for a movie the stub does not know.
+    private func recommended(_ idText: String, _ query: [String: String]) -> Reply {
+        guard let id = Int(idText), id > 0, movieUnlocked(id) != nil else {
+            return Self.error(404, code: 34, "The resource you requested could not be found.")
+        }
+        let page = Int(query["page"] ?? "1") ?? 0
+        guard (1...500).contains(page) else {
+            return Self.error(
+                400, code: 22, "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")
+        }
+        let found = recommendationsUnlocked(id).compactMap { movieUnlocked($0) }
+        let results: [[String: Any]] =
+            page == 1
+            ? found.prefix(20).map { movie in
+                var fields = movie.searchResult
+                fields["media_type"] = "movie"
+                fields["genre_ids"] = extrasUnlocked(for: movie).genresField.compactMap { $0["id"] }
+                return fields
+            } : []
+        return Self.json([
+            "page": page, "results": results, "total_pages": found.isEmpty ? 0 : 1, "total_results": found.count,
         ])
     }
 

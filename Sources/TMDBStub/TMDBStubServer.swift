@@ -20,6 +20,9 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var searchIndex: [(suffix: String, id: Int, whole: Bool)]?
     /// Runtime, genres, certifications and offers set by tests; the others get `StubExtras.standard`.
     private var extras: [Int: StubExtras] = [:]
+    /// `/movie/{id}/recommendations`, by seed id, as tests set them; unset: an empty page, as TMDB answers for an
+    /// obscure movie.
+    private var recommendations: [Int: [Int]] = [:]
     /// Serialised blocks, by what they hold (see `blockUnlocked`).
     private var blockCache: [String: Data] = [:]
     private var faults: [FaultRule] = []
@@ -67,6 +70,11 @@ public final class TMDBStubServer: @unchecked Sendable {
     public func update(id: Int, _ change: (inout StubMovie) -> Void) {
         locked { if var movie = movies[id] { change(&movie); movies[id] = movie } }
     }
+
+    /// Sets the movies `GET /movie/{id}/recommendations` lists for `id`, in that order (issue 34).
+    public func setRecommendations(id: Int, _ ids: [Int]) { locked { recommendations[id] = ids } }
+
+    func recommendationsUnlocked(_ id: Int) -> [Int] { recommendations[id] ?? [] }
 
     /// Sets what the movie's details and appended blocks say (issue 28).
     public func setExtras(id: Int, _ value: StubExtras) { locked { extras[id] = value } }

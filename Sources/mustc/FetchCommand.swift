@@ -65,8 +65,16 @@ struct FetchCommand: AsyncParsableCommand {
             time: global.time)
         runner.posters = posterSetup(config, store: store)
         let scheduler = Scheduler(store: store, policy: BackoffPolicy(config.schedule), time: global.time)
-        return BackgroundFetch(
+        var fetch = BackgroundFetch(
             runner: runner, scheduler: scheduler, lockPath: BackgroundFetch.lockPath(forDatabase: store.path))
+        if config.suggest.requestsPerDay > 0 {
+            // The same client, limiter and budget as the ratings: suggestions wait their turn in the same queue.
+            var suggestions = SuggestionWork(
+                store: store, client: client, settings: SuggestionWork.Settings(config), logger: global.logger)
+            suggestions.posters = runner.posters
+            fetch.suggestions = suggestions
+        }
+        return fetch
     }
 
     /// Posters from the image host: libcurl on a loop of its own, apart from the API's connections and limiter.

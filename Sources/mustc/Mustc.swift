@@ -16,7 +16,7 @@ struct Mustc: AsyncParsableCommand {
         subcommands: [
             AddCommand.self, RemoveCommand.self, ResolveCommand.self, RatingsCommand.self, MembersCommand.self,
             MoviesCommand.self, ChangesCommand.self,
-            WatchedCommand.self, PickCommand.self, MemberCommand.self, ProvidersCommand.self,
+            WatchedCommand.self, PickCommand.self, SuggestCommand.self, MemberCommand.self, ProvidersCommand.self,
             ImportCommand.self, ExportCommand.self,
             FetchCommand.self, StatusCommand.self, ServeCommand.self,
             PasswordCommand.self,

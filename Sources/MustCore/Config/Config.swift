@@ -82,6 +82,14 @@ public struct Config: Sendable, Equatable {
         public init() {}
     }
 
+    /// Suggestions (issue 34): the fetch's daily budget of TMDB requests for them, recommendations and details
+    /// together; 0 turns them off.
+    public struct Suggest: Sendable, Equatable {
+        public var requestsPerDay = 60
+
+        public init() {}
+    }
+
     public var database: String?
     public var tmdb = TMDB()
     public var family = Family()
@@ -91,6 +99,7 @@ public struct Config: Sendable, Equatable {
     public var serve = Serve()
     public var posters = Posters()
     public var notify = Notify()
+    public var suggest = Suggest()
 
     public init() {}
 }

@@ -12,7 +12,7 @@ struct ConfigFileReader {
         }
         let section = Section(path: path, prefix: "", values: top)
         try section.checkKeys([
-            "database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "notify",
+            "database", "tmdb", "fetch", "schedule", "history", "serve", "posters", "family", "notify", "suggest",
         ])
         config.database = try section.string("database").flatMap { $0.isEmpty ? nil : $0 }
         if let tmdb = try section.object("tmdb") { try apply(tmdb: tmdb, to: &config) }
@@ -65,6 +65,11 @@ struct ConfigFileReader {
                 try posters.integer("maxConcurrentDownloads", minimum: 1) ?? config.posters.maxConcurrentDownloads
         }
         if let family = try section.object("family") { try apply(family: family, to: &config) }
+        if let suggest = try section.object("suggest") {
+            try suggest.checkKeys(["requestsPerDay"])
+            config.suggest.requestsPerDay =
+                try suggest.integer("requestsPerDay", minimum: 0) ?? config.suggest.requestsPerDay
+        }
         if let notify = try section.object("notify") { try apply(notify: notify, to: &config) }
     }
 

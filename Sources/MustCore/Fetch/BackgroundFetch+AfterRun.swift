@@ -23,6 +23,8 @@ extension BackgroundFetch {
         async let notified: Void = notifier?.afterFetch(runId: id, startedAt: startedAt) ?? ()
         if let hook, report.summary.result == .newData { await runHook(hook, id: id, startedAt: startedAt) }
         await notified
+        // Suggestions last: the family's news is sent before any request is spent on something new.
+        await suggest(after: report)
     }
 
     private func runHook(_ hook: NewDataHook, id: Int64, startedAt: Date) async {

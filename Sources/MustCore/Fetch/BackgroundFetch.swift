@@ -19,6 +19,8 @@ public struct BackgroundFetch: Sendable {
     public var hook: NewDataHook?
     /// Tells the family of the run's news (issue 36), beside the hook (BackgroundFetch+AfterRun.swift).
     public var notifier: Notifier?
+    /// Recommendations and candidate details, after the ratings (BackgroundFetch+Suggestions.swift); nil: none.
+    public var suggestions: SuggestionWork?
 
     public init(runner: FetchRunner, scheduler: Scheduler, lockPath: String) {
         self.runner = runner

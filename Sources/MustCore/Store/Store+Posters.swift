@@ -2,10 +2,25 @@ import Foundation
 import GRDB
 
 extension Store {
-    /// Every poster path a movie holds: the posters the bound keeps longest.
+    /// Every poster path a movie or a suggestion holds: the posters the bound keeps longest.
     public func posterPathsInUse() throws(StoreError) -> Set<String> {
         try read { db in
-            Set(try String.fetchAll(db, sql: "SELECT DISTINCT posterPath FROM movie WHERE posterPath IS NOT NULL"))
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT posterPath FROM movie WHERE posterPath IS NOT NULL
+                        UNION SELECT posterPath FROM suggestionMovie WHERE posterPath IS NOT NULL
+                        """))
+        }
+    }
+
+    /// The poster paths of the suggestions whose details are known: those `suggest` and /night may show.
+    public func suggestionPosterPaths() throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT posterPath FROM suggestionMovie WHERE posterPath IS NOT NULL AND detailsAt IS NOT NULL"
+            )
         }
     }
 }

@@ -87,6 +87,13 @@ public struct TMDBClient: Sendable {
         return list.certifications
     }
 
+    /// `GET /movie/{id}/recommendations`, page 1: the movies TMDB recommends to those who liked this one. Results
+    /// that cannot be read are left out (`unreadable`); an answer that is no page at all is malformed.
+    public func recommendations(id: Int) async throws -> (movies: [RecommendedMovie], unreadable: Int) {
+        let page: RecommendationsPage = try await get("movie/\(id)/recommendations", query: [("page", "1")])
+        return (page.results, page.unreadable)
+    }
+
     /// Searches and decides which result the title names, if any (see `MovieMatch`).
     public func match(title: String, year: Int? = nil) async throws -> MovieMatch<RemoteMovie> {
         MovieMatch.decide(title: title, year: year, results: try await search(title, year: year))

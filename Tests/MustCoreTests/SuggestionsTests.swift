@@ -1,0 +1,245 @@
+import Clocks
+import Foundation
+import MustCore
+import TMDBStub
+import Testing
+
+/// Issue 34's ranking, pure: the watchers' seeds, how much they loved them, the weighted rating, and tonight's
+/// limits with details not yet known.
+@Suite struct SuggestionRankTests {
+    static func seed(_ member: String, _ movieId: Int64, _ title: String, love: Double, own: Int? = nil)
+        -> SuggestionSeed
+    {
+        SuggestionSeed(
+            member: member, movieId: movieId, remoteId: Int(movieId) * 10, title: title, year: nil,
+            ownRating: own ?? Int(love), love: love)
+    }
+
+    static func movie(_ id: Int, _ title: String, _ average: Double?, _ votes: Int?, seeds: [Int64])
+        -> SuggestionCandidate
+    {
+        SuggestionCandidate(remoteId: id, title: title, voteAverage: average, voteCount: votes, seeds: seeds)
+    }
+
+    let prior = NightPrior(mean: 7, votes: 1_000, movies: 10)
+
+    @Test func bothWatchersSeedsBeatOneWatchersAndLoveWeighs() {
+        let seeds = [
+            Self.seed("Claire", 1, "Spirited Away", love: 9), Self.seed("Sofia", 2, "My Neighbor Totoro", love: 10),
+            Self.seed("Sofia", 3, "Up", love: 8),
+        ]
+        let library = SuggestionLibrary(
+            members: ["Claire", "Sofia"], seeds: seeds,
+            candidates: [
+                // Recommended by one seed each, Sofia's Totoro loved more than Up: 1.0 against 0.8.
+                Self.movie(10, "From Up", 9.0, 50_000, seeds: [3]),
+                Self.movie(11, "From Totoro", 6.0, 100, seeds: [2]),
+                // Both watchers: 0.9 + 1.0, whatever its rating.
+                Self.movie(12, "From both", 5.0, 10, seeds: [1, 2, 3]),
+            ], prior: prior)
+        let ranked = Suggestions.rank(library, count: 5)
+        #expect(ranked.map(\.candidate.remoteId) == [12, 11, 10])
+        #expect(ranked.map(\.score) == [1.9, 1.0, 0.8])
+        #expect(
+            ranked[0].why
+                == "From both: because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10); 5.0 from 10 votes"
+        )
+        #expect(ranked[0].because.map(\.movieId) == [1, 2])
+    }
+
+    @Test func equalScoresGoByTheWeightedRatingThenTheTitle() {
+        let library = SuggestionLibrary(
+            members: ["Ann"], seeds: [Self.seed("Ann", 1, "Seed", love: 8)],
+            candidates: [
+                Self.movie(20, "Few votes", 9.5, 3, seeds: [1]),  // weighted (3·9.5 + 1000·7) / 1003 ≈ 7.007
+                Self.movie(21, "Many votes", 8.0, 9_000, seeds: [1]),  // (9000·8 + 1000·7) / 10000 = 7.9
+                Self.movie(22, "B same", 8.0, 9_000, seeds: [1]),
+            ], prior: prior)
+        #expect(Suggestions.rank(library, count: 5).map(\.candidate.remoteId) == [22, 21, 20])
+        #expect(Suggestions.rank(library, count: 1).map(\.candidate.remoteId) == [22])
+    }
+
+    @Test func unscorableMoviesAreLeftOutNeverACrash() {
+        let library = SuggestionLibrary(
+            members: ["Ann"], seeds: [Self.seed("Ann", 1, "Seed", love: 8)],
+            candidates: [
+                Self.movie(30, "No votes", 0, 0, seeds: [1]), Self.movie(31, "No figures", nil, nil, seeds: [1]),
+                Self.movie(32, "Rated", 7, 10, seeds: [1]), Self.movie(33, "No seed of theirs", 9, 99, seeds: [7]),
+            ], prior: nil)
+        let ranked = Suggestions.rank(library, count: 5)
+        #expect(ranked.map(\.candidate.remoteId) == [32])
+        #expect(ranked[0].weighted == nil)
+    }
+
+    @Test func aMovieWhoseDetailsAreUnknownNeverFitsALimitItMightBreak() {
+        var known = Self.movie(40, "Known", 7, 100, seeds: [1])
+        (known.detailsKnown, known.runtime, known.certification) = (true, 90, "PG")
+        known.providers = [ProviderOffer(kind: .flatrate, id: 8, name: "Netflix")]
+        var long = Self.movie(41, "Long", 7, 100, seeds: [1])
+        (long.detailsKnown, long.runtime, long.certification, long.providers) = (true, 150, "PG", [])
+        var rated = Self.movie(42, "Rated R", 7, 100, seeds: [1])
+        (rated.detailsKnown, rated.runtime, rated.certification, rated.providers) = (true, 80, "R", [])
+        let unknown = Self.movie(43, "Unknown", 9, 100, seeds: [1])
+        var library = SuggestionLibrary(
+            members: ["Ann"], seeds: [Self.seed("Ann", 1, "Seed", love: 8)],
+            candidates: [known, long, rated, unknown], prior: nil)
+        library.certifications = [
+            RegionCertification(certification: "G", order: 1), RegionCertification(certification: "PG", order: 2),
+            RegionCertification(certification: "R", order: 4),
+        ]
+        func ids(_ filters: NightFilters) -> [Int] {
+            Suggestions.rank(library, count: 9, filters: filters).map(\.candidate.remoteId)
+        }
+        // No limit: all four, equal in score and (no prior) weighted rating, by title.
+        #expect(ids(NightFilters()) == [40, 41, 42, 43])
+        #expect(ids(NightFilters(maxMinutes: 100)) == [40, 42])
+        #expect(ids(NightFilters(ageLimit: "PG")) == [40, 41])
+        #expect(ids(NightFilters(ageLimit: "PG", includeUnrated: true)) == [40, 41])
+        #expect(ids(NightFilters(streaming: ServiceMatcher(["Netflix"]))) == [40])
+        // A member's own limit applies as tonight's does.
+        library.ageLimits = ["Ann": "G"]
+        #expect(ids(NightFilters()).isEmpty)
+    }
+}
+
+/// Issue 34's background work against the stub, in-process with a real store: the daily budget over a simulated
+/// week, counted from the stub's requests by path; bad answers leave the other suggestions intact.
+@Suite final class SuggestionWorkTests {
+    let stub: TMDBStubServer
+    let directory = TemporaryDirectory("mustc-suggest")
+    let store: Store
+    let clock = Clocks.TestClock<Duration>()
+    let time: TimeSource
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+    static let synthetic = StubMovie.synthetic(61)
+    /// The synthetic movies with votes (the first has none, and is no suggestion).
+    static let ids = Array(synthetic.map(\.id).dropFirst())
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics + Self.synthetic)
+        // Spirited Away recommends Amélie and 19 synthetic movies, Totoro and Up 20 each (a page holds 20),
+        // overlapping: 45 in all.
+        let ids = Self.ids
+        stub.setRecommendations(id: 129, [194] + Array(ids[0..<19]))
+        stub.setRecommendations(id: 8392, Array(ids[10..<30]))
+        stub.setRecommendations(id: 14160, Array(ids[25..<45]))
+        try stub.start()
+        store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
+        time = TimeSource.test(start: Self.start, clock: clock)
+    }
+
+    deinit { stub.stop() }
+
+    func work(requestsPerDay: Int = 60) -> SuggestionWork {
+        var config = Config()
+        config.suggest.requestsPerDay = requestsPerDay
+        let stack = CurlTransport.stack()
+        let client = TMDBClient(
+            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 5,
+            retry: RetryPolicy(maxRetries: 0, baseDelay: 0.01, maxDelay: 0.1), transport: stack.transport,
+            executor: stack.executor, logger: quietLogger)
+        return SuggestionWork(
+            store: store, client: client, settings: SuggestionWork.Settings(config), logger: quietLogger)
+    }
+
+    /// Claire loved Spirited Away (9); Sofia loved Totoro (10) and Up (8) and keeps Amélie, unwatched.
+    func family() throws {
+        let now = time.now()
+        for (member, id, rating) in [("Claire", 129, 9), ("Sofia", 8392, 10), ("Sofia", 14160, 8)] {
+            _ = try store.link(member: member, movie: .tmdb(id), now: now)
+            _ = try store.markWatched(
+                member: member, [.tmdb(id)], mark: WatchMark(watched: true, rating: rating), now: now)
+        }
+        _ = try store.link(member: "Sofia", movie: .tmdb(194), now: now)
+    }
+
+    func requests(_ suffix: String) -> Int { stub.requests.filter { $0.path.hasSuffix(suffix) }.count }
+    var detailsRequests: Int { stub.requests.filter { $0.query["append_to_response"] != nil }.count }
+
+    @Test func theBudgetHoldsOverASimulatedWeek() async throws {
+        try family()
+        let work = work()
+        var spent: [(at: Double, recommendations: Int, details: Int)] = []
+        // A run every two hours for seven days.
+        for _ in 0..<84 {
+            let (recommendationsBefore, detailsBefore) = (requests("/recommendations"), detailsRequests)
+            _ = await work.run(time: time)
+            spent.append(
+                (
+                    time.now().timeIntervalSince(Self.start), requests("/recommendations") - recommendationsBefore,
+                    detailsRequests - detailsBefore
+                ))
+            await clock.advance(by: .seconds(2 * 3600))
+        }
+        // Every request the stub saw was one of these two kinds.
+        #expect(stub.requests.count == requests("/recommendations") + detailsRequests)
+        // Each seed's recommendations once in the week; 40 details the first day, none of Amélie (kept).
+        #expect(requests("/recommendations") == 3)
+        #expect(spent[0].recommendations == 3 && spent[0].details == 40)
+        #expect(!stub.requests.contains { $0.path.hasSuffix("/movie/194") })
+        for run in spent {
+            let window = spent.filter { $0.at >= run.at - 86_400 && $0.at <= run.at }
+            let details = window.reduce(0) { $0 + $1.details }
+            #expect(details <= 40, "\(details) details in the day up to \(run.at)")
+            #expect(window.reduce(0) { $0 + $1.recommendations } + details <= 60)
+        }
+        // The 45 candidates all got details within the week, and stale ones were read again.
+        #expect(Set(stub.requests.filter { $0.query["append_to_response"] != nil }.map(\.path)).count == 45)
+        #expect(detailsRequests > 45)
+        let library = try store.suggestionLibrary(members: ["Claire", "Sofia"], region: "US")
+        #expect(library.candidates.count == 45 && library.candidates.allSatisfy(\.detailsKnown))
+    }
+
+    @Test func aSmallerBudgetIsShared() async throws {
+        try family()
+        let tally = await work(requestsPerDay: 10).run(time: time)
+        #expect(tally.recommendations == 3 && tally.details == 7)
+        #expect(stub.requests.count == 10)
+        // The same day: nothing left.
+        await clock.advance(by: .seconds(3600))
+        #expect(await work(requestsPerDay: 10).run(time: time) == SuggestionWork.Tally())
+        #expect(stub.requests.count == 10)
+    }
+
+    @Test func badAnswersLeaveTheOtherSuggestions() async throws {
+        try family()
+        stub.inject(.malformedJSON, on: .recommendations(id: 129), times: 1)
+        // A recommended movie that TMDB no longer knows when its details are asked.
+        // Recommended by Totoro (asked now) and by Spirited Away (asked tomorrow): its details come at the second run.
+        let gone = Self.ids[12]
+        let tally = await work(requestsPerDay: 5).run(time: time)
+        #expect(tally.recommendations == 2 && tally.failed == 1)
+        stub.remove(id: gone)
+        await clock.advance(by: .seconds(86_400 + 60))
+        var library = try store.suggestionLibrary(members: ["Claire", "Sofia"], region: "US")
+        #expect(library.candidates.count == 35)
+        #expect(library.candidates.contains { $0.remoteId == gone })
+        // The failed seed is due again after a day; the answered ones are not.
+        #expect(try store.seedsDue(now: time.now(), every: 7 * 86_400, retry: 86_400).map(\.remoteId) == [129])
+        _ = await work(requestsPerDay: 60).run(time: time)
+        library = try store.suggestionLibrary(members: ["Claire", "Sofia"], region: "US")
+        // Spirited Away's 20 joined; the one TMDB answered 404 for left; Amélie, which Sofia keeps, never appears.
+        #expect(!library.candidates.contains { $0.remoteId == gone || $0.remoteId == 194 })
+        #expect(library.candidates.count == 44)
+        #expect(try store.suggestionLibrary(members: ["Claire"], region: "US").candidates.count == 18)
+    }
+
+    @Test func suggestionsNeverIncludeAMovieTheFamilyKeepsOrWatched() async throws {
+        try family()
+        _ = await work().run(time: time)
+        let kept = Self.ids[0]
+        _ = try store.link(member: "Leo", movie: .tmdb(kept), now: time.now())
+        let watched = Self.ids[1]
+        _ = try store.link(member: "Leo", movie: .tmdb(watched), now: time.now())
+        _ = try store.markWatched(member: "Leo", [.tmdb(watched)], mark: WatchMark(watched: true), now: time.now())
+        let library = try store.suggestionLibrary(members: ["Claire", "Sofia"], region: "US")
+        let shown = Set(Suggestions.rank(library, count: 100).map(\.candidate.remoteId))
+        #expect(shown.count == 43)
+        #expect(shown.isDisjoint(with: [kept, watched, 194, 129, 8392, 14160]))
+        // "Not for us" holds until forgotten.
+        #expect(try store.hideSuggestion(.tmdb(Self.ids[2]), now: time.now()).count == 1)
+        #expect(try store.suggestionLibrary(members: ["Claire"], region: "US").candidates.count == 16)
+        #expect(try store.forgetHiddenSuggestions() == 1)
+        #expect(try store.suggestionLibrary(members: ["Claire"], region: "US").candidates.count == 17)
+    }
+}
