@@ -20,6 +20,7 @@ struct Mustc: AsyncParsableCommand {
             ImportCommand.self, ExportCommand.self,
             FetchCommand.self, StatusCommand.self, ServeCommand.self,
             PasswordCommand.self,
+            NightCommand.self, NightsCommand.self,
         ]
     )
 

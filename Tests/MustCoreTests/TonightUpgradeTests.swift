@@ -19,7 +19,8 @@ import Testing
         let before = try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id")
         let history = try sqlite(path, "SELECT count(*) FROM movieHistory")
         let store = try Store(path: path, logger: quietLogger)
-        #expect(try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier >= '0012'") == "2")
+        #expect(
+            try sqlite(path, "SELECT count(*) FROM schemaMigration WHERE identifier BETWEEN '0012' AND '0014'") == "2")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite(path, "SELECT id, title, remoteId, voteCount FROM movie ORDER BY id") == before)

@@ -58,6 +58,7 @@ struct Pages: Sendable {
         }
         var page = MoviePage(movie, time: time)
         page.tonight = TonightSection(tonight, region: region, remoteId: movie.remoteId)
+        page.overview = tonight.overview.map(Shown.text)
         return site.page(page, template: "movie")
     }
 
