@@ -103,4 +103,51 @@ import Testing
         #expect(again.status == 303)
         #expect(try sqlite(database, links) == before)
     }
+
+    @Test func theFamilyPageAsksHowItWasUntilEveryWatcherHasRated() async throws {
+        let stub = TMDBStubServer(movies: StubMovie.classics)
+        try stub.start()
+        defer { stub.stop() }
+        let mustc = MustcBinary(stub: stub)
+        #expect(try await mustc.run(["add", "Ann", "Up"]).status == 0)
+        #expect(try await mustc.run(["add", "Bob", "Amélie"]).status == 0)
+        #expect(try await mustc.run(["night", "Up", "Ann", "Bob"]).status == 0)
+        let input = mustc.home.file("password")
+        try "popcorn on sunday\n".write(toFile: input, atomically: true, encoding: .utf8)
+        #expect(await (try mustc.start(["password"], stdin: input)).wait(orKillAfter: 60).outcome.status == 0)
+        let server = try await ServeProcess.start(mustc)
+        defer { server.ensureStopped() }
+        let port = try #require(Int(server.url.split(separator: ":").last?.filter(\.isNumber) ?? ""))
+
+        let signedOut = try await Self.send("/", port: port, cookie: nil)
+        #expect(signedOut.text.contains("Today: Up, with Ann and Bob"), "\(signedOut.text)")
+        #expect(!signedOut.text.contains("How was Up?"))
+
+        let signIn = try await Self.send("/signin", port: port, cookie: nil, form: "password=popcorn+on+sunday")
+        let cookie = try #require(signIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let home = try await Self.send("/", port: port, cookie: cookie)
+        #expect(home.text.contains("How was Up?"))
+        #expect(
+            home.text.contains(#"action="/members/Ann/rating""#) && home.text.contains(#"action="/members/Bob/rating""#)
+        )
+        let csrf = try #require(Self.field("csrf", in: home.text))
+
+        for (member, rating) in [("Ann", 9), ("Bob", 6)] {
+            let rated = try await Self.send(
+                "/members/\(member)/rating", port: port, cookie: cookie,
+                form: "csrf=\(Self.encoded(csrf))&movie=tmdb%3A14160&back=%2F&rating=\(rating)")
+            #expect(rated.status == 303 && rated.header("Location") == "/")
+            let after = try await Self.send("/", port: port, cookie: cookie)
+            #expect(!after.text.contains(#"action="/members/\#(member)/rating""#), "\(member) has rated")
+        }
+        let done = try await Self.send("/", port: port, cookie: cookie)
+        #expect(!done.text.contains("How was Up?"), "everyone has rated: no prompt")
+        #expect(done.text.contains("Ann 9/10, Bob 6/10"))
+        let nights = try await mustc.run(["nights", "--format", "json"])
+        let watchers = try #require(
+            (try nights.json()["nights"] as? [[String: Any]])?.first?["watchers"] as? [[String: Any]])
+        #expect(watchers.map { $0["rating"] as? Int } == [9, 6])
+        let out = try await Self.send("/", port: port, cookie: nil)
+        #expect(out.text.contains("Ann 9/10, Bob 6/10"), "signed out, the ratings given show")
+    }
 }

@@ -58,6 +58,7 @@ extension Templates {
         {{/empty(members)}}
         {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
         </section>
+        {{#nights}}{{>nights}}{{/nights}}
         <section aria-labelledby="moved">
         <h2 id="moved">What moved this week</h2>
         {{^empty(moved)}}<ul class="moved">{{#moved}}<li><bdi>{{.}}</bdi></li>{{/moved}}</ul>{{/empty(moved)}}

@@ -112,6 +112,10 @@ enum Stylesheet {
           min-height: 2.75rem; }
         input[type=checkbox] { min-height: 0; width: 1.5rem; height: 1.5rem; }
         ol.picks { list-style: none; padding: 0; }
+        ul.nights { list-style: none; padding: 0; }
+        ul.nights li { margin: .5rem 0; }
+        ul.nights p { margin: .25rem 0; }
+        form.rate-night { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .25rem 0; }
         ol.picks li.pick { margin: 1rem 0; display: flex; gap: .75rem; align-items: flex-start; }
         ol.picks li.pick .poster { flex: none; width: 6rem; }
         .pick-text { min-width: 0; display: flex; flex-direction: column; gap: .25rem; }
