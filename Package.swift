@@ -100,6 +100,8 @@ let package = Package(
         // A TMDB-compatible HTTP server for tests and benchmarks; never linked into mustc.
         .target(name: "TMDBStub", dependencies: ["MustCore"]),
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
+        // Issue 33's taste benchmark (contrib/benchmarks/taste): held-out ratings in IMDb's export shape.
+        .executableTarget(name: "taste-bench", dependencies: ["MustCore"]),
         .testTarget(
             name: "MustCoreTests",
             dependencies: [

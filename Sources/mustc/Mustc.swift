@@ -22,6 +22,7 @@ struct Mustc: AsyncParsableCommand {
             PasswordCommand.self,
             WebhookCommand.self,
             NotifyCommand.self,
+            NightCommand.self, NightsCommand.self,
         ]
     )
 

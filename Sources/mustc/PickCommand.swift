@@ -18,6 +18,11 @@ struct PickCommand: AsyncParsableCommand {
             family.region; the strictest of it and the members' own limits applies, and a movie with no \
             certification there is left out unless --include-unrated), --streaming (on one of family.services by \
             subscription, free or with ads), --genre (any of those given). Each reason names what was used.
+            Each member's taste moves the weighted rating: from their own ratings, how far they rate each genre \
+            above or below TMDB, shrunk toward nothing for a genre they rated few movies of and bounded to 2 \
+            points; the picks go by the mean of the watchers' predicted ratings, and the reason says whose taste \
+            moved a pick. --no-taste ranks by the weighted rating alone. Each line ends with the runtime, the \
+            certification and where it streams for the family.
             """
     )
 
@@ -48,6 +53,9 @@ struct PickCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only movies of this genre; repeat for any of several.", valueName: "NAME"))
     var genre: [String] = []
 
+    @Flag(help: "Rank by the weighted rating alone, without the members' taste.")
+    var noTaste = false
+
     @Argument(help: "The members watching tonight.")
     var members: [String] = []
 
@@ -69,7 +77,8 @@ struct PickCommand: AsyncParsableCommand {
             let region = config.family.region
             let store = try global.openStoreForReading(config)
             var library = try store.movieNight(
-                members: members, trendSince: global.time.now().addingTimeInterval(-7 * 86_400), region: region)
+                members: members, trendSince: global.time.now().addingTimeInterval(-7 * 86_400), region: region,
+                taste: !noTaste)
             if !library.unknown.isEmpty {
                 let names = library.unknown.map(quoted).joined(separator: ", ")
                 throw Failure.usage(
@@ -93,8 +102,9 @@ struct PickCommand: AsyncParsableCommand {
                 filters.streaming = ServiceMatcher(config.family.services)
                 try warnOfUnseenServices(config, store: store)
             }
-            let report = PickReport(library, count: count, includeWatched: includeWatched, filters: filters).render(
-                format)
+            var pick = PickReport(library, count: count, includeWatched: includeWatched, filters: filters)
+            pick.locate(services: config.family.services, region: region)
+            let report = pick.render(format)
             if format == .json { Output.exact(report) } else { print(report) }
         }
     }

@@ -116,8 +116,11 @@ import Testing
             Set(picks[0].keys)
                 == [
                     "title", "year", "remoteId", "keptBy", "voteAverage", "voteCount", "weighted", "trend", "why",
-                    "runtime", "certification", "genres", "providers",
+                    "runtime", "certification", "genres", "providers", "overview", "where", "predicted", "taste",
                 ])
+        // Not located (no region asked): `where` is null; no taste: the prediction is the weighted rating.
+        #expect(picks[0]["where"] is NSNull && picks[0]["overview"] is NSNull && picks[0]["taste"] as? [String] == [])
+        #expect(picks[0]["predicted"] as? Double == 7.756)
         #expect(
             picks[1]["providers"] is NSNull && picks[1]["runtime"] is NSNull && picks[1]["genres"] as? [String] == [])
         #expect(picks[0]["weighted"] as? Double == 7.756)

@@ -52,9 +52,10 @@ import Testing
             #expect(expected.first == "Up (2009)" && !expected.contains("Amélie (2001)"), "\(expected)")
             let page = try await HTTP.get(server.url + "night?member=Ann&member=bob")
             #expect(page.status == 200)
-            let items = page.body.components(separatedBy: "<li>").dropFirst().map { item in
-                item.components(separatedBy: "<br>").first ?? ""
-            }
+            // Each pick is a card; its heading is the title and year.
+            let items = page.body.components(separatedBy: "<li class=\"pick\">").dropFirst().map { item in
+                (item.components(separatedBy: "<h3").dropFirst().first ?? "").components(separatedBy: "</h3>")[0]
+            }.map { String($0.drop { $0 != ">" }.dropFirst()) }
             let shown = items.map { $0.replacingOccurrences(of: #"<[^>]+>"#, with: "", options: .regularExpression) }
             #expect(
                 shown.map { $0.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">") }

@@ -20,6 +20,9 @@ public struct NightCandidate: Sendable, Equatable {
     public var certification: String?
     /// nil: never read for the region.
     public var providers: [ProviderOffer]?
+    /// TMDB's overview and poster path (issue 33): the cards show them; nil when unknown.
+    public var overview: String?
+    public var posterPath: String?
 
     public init(
         movieId: Int64, title: String, year: Int? = nil, remoteId: Int? = nil, voteAverage: Double? = nil,
@@ -61,6 +64,8 @@ public struct NightLibrary: Sendable, Equatable {
     public var ageLimits: [String: String] = [:]
     /// The region's certifications in TMDB's order; empty when never asked.
     public var certifications: [RegionCertification] = []
+    /// The members' tastes, one for each member (issue 33); empty for `pick --no-taste`.
+    public var tastes: [MemberTaste] = []
 
     public init(members: [String], candidates: [NightCandidate], prior: NightPrior?, unknown: [String] = []) {
         (self.members, self.candidates, self.prior, self.unknown) = (members, candidates, prior, unknown)
@@ -73,6 +78,12 @@ public struct NightPick: Sendable, Equatable {
     /// The Bayesian average `(v·R + m·C) / (v + m)`; nil for a movie TMDB has not rated.
     public var weighted: Double?
     public var why: String
+    /// The weighted rating moved by the watchers' taste: what the ranking uses; nil when `weighted` is.
+    public var predicted: Double?
+    /// "Claire rates Animation 1.2 above TMDB (9 films)", for each watcher whose taste moved it.
+    public var taste: [String] = []
+    /// Where it streams for the family; nil when the report was not asked for it.
+    public var whereToWatch: NightWhere?
 }
 
 /// Ranks tonight's movies. Pure: the same library gives the same picks, in the same order.
@@ -94,28 +105,49 @@ public enum MovieNight {
         let chosen = library.candidates.filter {
             (includeWatched || $0.watchedBy.isEmpty) && filters.admits($0, limitRank: limit, library.certifications)
         }
-        let keyed = chosen.map { candidate -> (NightCandidate, Double?, String) in
+        let keyed = chosen.map { candidate -> Keyed in
             let weighted = library.prior.flatMap { prior in
                 candidate.isRated
                     ? Self.weighted(average: candidate.voteAverage ?? 0, votes: candidate.voteCount ?? 0, prior: prior)
                     : nil
             }
-            return (candidate, weighted, TitleKey.make(candidate.title))
+            let taste = TasteEffect.of(candidate.genres, tastes: library.tastes)
+            return Keyed(
+                candidate: candidate, weighted: weighted, predicted: weighted.map { $0 + taste.shift },
+                taste: weighted == nil ? [] : taste.notes, key: TitleKey.make(candidate.title))
         }
-        let sorted = keyed.sorted { a, b in
-            if (a.1 != nil) != (b.1 != nil) { return a.1 != nil }
-            if a.0.keptBy.count != b.0.keptBy.count { return a.0.keptBy.count > b.0.keptBy.count }
-            if let x = a.1, let y = b.1, x != y { return x > y }
-            if (a.0.trend ?? 0) != (b.0.trend ?? 0) { return (a.0.trend ?? 0) > (b.0.trend ?? 0) }
-            if a.2 != b.2 { return a.2 < b.2 }
-            if a.0.year != b.0.year { return (a.0.year ?? 0) < (b.0.year ?? 0) }
-            return a.0.movieId < b.0.movieId
+        let sorted = keyed.sorted(by: Self.before)
+        return sorted.prefix(max(count, 0)).map { item in
+            var why = why(item.candidate) + filters.used(item.candidate, limited: limit != nil)
+            if !item.taste.isEmpty { why += "; " + item.taste.joined(separator: "; ") }
+            return NightPick(
+                candidate: item.candidate, weighted: item.weighted, why: why, predicted: item.predicted,
+                taste: item.taste)
         }
-        return sorted.prefix(max(count, 0)).map { candidate, weighted, _ in
-            NightPick(
-                candidate: candidate, weighted: weighted,
-                why: why(candidate) + filters.used(candidate, limited: limit != nil))
+    }
+
+    private struct Keyed {
+        var candidate: NightCandidate
+        var weighted: Double?
+        var predicted: Double?
+        var taste: [String]
+        var key: String
+    }
+
+    /// Rated first, then kept by more of the watchers, the predicted rating (the weighted one without taste),
+    /// the week's trend, the title, the year and the local id: a total order, so the picks never depend on the
+    /// order rows were read in.
+    private static func before(_ a: Keyed, _ b: Keyed) -> Bool {
+        if (a.predicted != nil) != (b.predicted != nil) { return a.predicted != nil }
+        if a.candidate.keptBy.count != b.candidate.keptBy.count {
+            return a.candidate.keptBy.count > b.candidate.keptBy.count
         }
+        if let x = a.predicted, let y = b.predicted, x != y { return x > y }
+        let (s, t) = (a.candidate.trend ?? 0, b.candidate.trend ?? 0)
+        if s != t { return s > t }
+        if a.key != b.key { return a.key < b.key }
+        if a.candidate.year != b.candidate.year { return (a.candidate.year ?? 0) < (b.candidate.year ?? 0) }
+        return a.candidate.movieId < b.candidate.movieId
     }
 
     /// "Dune: Part Two (2024): Ann and Bob keep it; 8.1 from 6,500 votes, +0.1 this week".
@@ -137,10 +169,10 @@ public enum MovieNight {
         return text
     }
 
-    /// "Ann", "Ann and Bob", "Ann, Bob and Cleo".
-    public static func names(_ names: [String]) -> String {
+    /// "Ann", "Ann and Bob", "Ann, Bob and Cleo" (or, with `joiner` " or ", "Ann, Bob or Cleo").
+    public static func names(_ names: [String], joiner: String = " and ") -> String {
         guard names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        return names.dropLast().joined(separator: ", ") + joiner + names[names.count - 1]
     }
 
     /// 6500 as "6,500".

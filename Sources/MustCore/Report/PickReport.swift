@@ -27,6 +27,15 @@ public struct PickReport: Sendable, Equatable, Encodable {
         self.filtered = filters != NightFilters() || !library.ageLimits.isEmpty
     }
 
+    /// Says where each pick streams for the family (`NightWhere`): the table and the JSON then carry it.
+    public mutating func locate(services: [String], region: String) {
+        let matcher = ServiceMatcher(services)
+        for index in picks.indices {
+            picks[index].whereToWatch = NightWhere.of(
+                picks[index].candidate.providers, services: matcher, region: region)
+        }
+    }
+
     public func render(_ format: Format) -> String {
         switch format {
         case .json: ReportRenderer.json(self)
@@ -42,7 +51,9 @@ public struct PickReport: Sendable, Equatable, Encodable {
         }
         var lines = ["Tonight for \(who), best first:"]
         // One line per pick: a line break in a title shows as `\n`, as in tables.
-        for (index, pick) in picks.enumerated() { lines.append("  \(index + 1). \(TerminalText.cell(pick.why))") }
+        for (index, pick) in picks.enumerated() {
+            lines.append("  \(index + 1). \(TerminalText.cell(pick.why))\(Self.facts(pick))")
+        }
         if let prior {
             lines.append(
                 "Weighted rating (v·R + m·C) / (v + m): C = \(FigureText.plain((prior.mean * 100).rounded() / 100)), the mean "
@@ -50,6 +61,16 @@ public struct PickReport: Sendable, Equatable, Encodable {
                     + "\(MovieNight.grouped(Int(prior.votes.rounded()))) votes, their median vote count.")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// " [1 h 40 min · PG · Netflix]": runtime, certification and where, each short, those known ("" when none is:
+    /// a movie whose extras were never read).
+    static func facts(_ pick: NightPick) -> String {
+        let parts = [
+            pick.candidate.runtime.map(NightFilters.minutes), pick.candidate.certification.map(TerminalText.cell),
+            pick.whereToWatch.flatMap { $0.kind == .unknown ? nil : TerminalText.cell($0.short) },
+        ].compactMap { $0 }
+        return parts.isEmpty ? "" : " [" + parts.joined(separator: " · ") + "]"
     }
 
     /// The prior and whether filters applied are the text's, not the JSON's.
@@ -60,6 +81,8 @@ extension NightPick: Encodable {
     private enum CodingKeys: String, CodingKey {
         case title, year, remoteId, keptBy, voteAverage, voteCount, weighted, trend, why
         case runtime, certification, genres, providers
+        case overview, predicted, taste
+        case whereToWatch = "where"
     }
 
     // Written out so that missing values are `null` rather than absent keys.
@@ -83,5 +106,9 @@ extension NightPick: Encodable {
             Dictionary(grouping: offers, by: \.kind.rawValue).mapValues { $0.map(\.name) }
         }
         try container.encode(providers, forKey: .providers)
+        try container.encode(candidate.overview, forKey: .overview)
+        try container.encode(whereToWatch, forKey: .whereToWatch)
+        try container.encode(predicted.map { ($0 * 1e4).rounded() / 1e4 }, forKey: .predicted)
+        try container.encode(taste, forKey: .taste)
     }
 }

@@ -8,8 +8,9 @@ extension Store {
     /// Reads only: the page can call it through `Store.forReading`.
     /// With `region`, each candidate also carries its runtime, genres, certification and offers read for that
     /// region (issue 28), and the library the members' age limits and the region's certification order.
-    public func movieNight(members names: [String], trendSince: Date, region: String? = nil) throws(StoreError)
-        -> NightLibrary
+    /// With `taste`, the library carries each member's taste (issue 33), learned from their own ratings.
+    public func movieNight(members names: [String], trendSince: Date, region: String? = nil, taste: Bool = false)
+        throws(StoreError) -> NightLibrary
     {
         try read { db in
             var members: [(id: Int64, name: String)] = []
@@ -37,6 +38,7 @@ extension Store {
             var library = NightLibrary(
                 members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
             library.ageLimits = limits
+            if taste { library.tastes = try members.map { try Self.taste(db, memberId: $0.id, name: $0.name) } }
             if let region {
                 library.certifications = try Row.fetchAll(
                     db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank",
@@ -45,6 +47,26 @@ extension Store {
             }
             return library
         }
+    }
+
+    /// A member's taste: their own ratings of movies TMDB has rated and whose genres are known, read through the
+    /// primary key (memberId, movieId), so its cost follows their list.
+    static func taste(_ db: Database, memberId: Int64, name: String) throws -> MemberTaste {
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT memberMovie.ownRating AS own, movie.voteAverage AS average, movie.genres AS genres
+                    FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
+                    WHERE memberMovie.memberId = ? AND memberMovie.ownRating IS NOT NULL
+                        AND movie.voteCount > 0 AND movie.voteAverage IS NOT NULL AND movie.genres IS NOT NULL
+                    """),
+            arguments: [memberId])
+        var samples: [TasteSample] = []
+        while let row = try rows.next() {
+            let genres = (row["genres"] as String? ?? "").split(separator: "\n").map(String.init)
+            samples.append(TasteSample(own: Double(row["own"] as Int), average: row["average"], genres: genres))
+        }
+        return MemberTaste(member: name, samples: samples)
     }
 
     /// Runtime, genres and certification when read for `region`, and the offers, through the primary keys.
@@ -79,7 +101,7 @@ extension Store {
             db,
             sql: """
                 SELECT movie.id, movie.title, movie.year, movie.remoteId, movie.voteAverage, movie.voteCount,
-                    memberMovie.memberId, memberMovie.watched
+                    memberMovie.memberId, memberMovie.watched, movie.overview, movie.posterPath
                 FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
                 WHERE memberMovie.memberId IN (\(members.map { _ in "?" }.joined(separator: ",")))
                 """,
@@ -92,6 +114,8 @@ extension Store {
                 byMovie[movieId] = NightCandidate(
                     movieId: movieId, title: row["title"], year: row["year"], remoteId: row["remoteId"],
                     voteAverage: row["voteAverage"], voteCount: row["voteCount"], keptBy: [])
+                byMovie[movieId]?.overview = row["overview"]
+                byMovie[movieId]?.posterPath = row["posterPath"]
             }
             marks[movieId, default: ([], [])].kept.insert(row["memberId"])
             if row["watched"] as Bool { marks[movieId, default: ([], [])].watched.insert(row["memberId"]) }

@@ -49,6 +49,11 @@ extension Store {
             try db.cachedStatement(sql: "UPDATE movie SET runtime = ?, genres = ?, certification = ? WHERE id = ?")
                 .execute(arguments: [runtime, genres, certification, movieId])
         }
+        if let overview = extras.overview {
+            // Not region-bound: kept until TMDB sends another.
+            try db.cachedStatement(sql: "UPDATE movie SET overview = ? WHERE id = ? AND overview IS NOT ?")
+                .execute(arguments: [overview, movieId, overview])
+        }
         try db.cachedStatement(sql: "UPDATE movieSchedule SET extrasCheckedAt = ?, extrasRegion = ? WHERE movieId = ?")
             .execute(arguments: [now.timeIntervalSince1970, region, movieId])
         if let providers = extras.providers {
@@ -227,6 +232,8 @@ public struct MovieTonight: Sendable, Equatable {
     public var genres: [String]
     /// nil: the region's offers were never read.
     public var providers: [ProviderOffer]?
+    /// TMDB's overview, as one line; nil until the fetch has read it.
+    public var overview: String?
 }
 
 extension Store {
@@ -246,6 +253,8 @@ extension Store {
             var tonight = MovieTonight(
                 runtime: row["runtime"], certification: row["certification"],
                 genres: (row["genres"] as String?)?.split(separator: "\n").map(String.init) ?? [])
+            tonight.overview = try String.fetchOne(
+                db, sql: "SELECT overview FROM movie WHERE id = ?", arguments: [localId])
             if row["providersRead"] as Bool? == true {
                 tonight.providers = try Row.fetchAll(
                     db, sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?", arguments: [localId]

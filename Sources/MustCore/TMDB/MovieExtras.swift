@@ -43,12 +43,19 @@ public struct MovieExtras: Sendable, Equatable {
     public var certification: String??
     /// The region's offers; empty when the block was read and the region has none (TMDB leaves it out then).
     public var providers: [ProviderOffer]?
+    /// TMDB's `overview` (issue 33), as one line of at most `overviewLimit` characters; nil when missing or empty.
+    public var overview: String?
 
     public init(
-        runtime: Int? = nil, genres: [String]? = nil, certification: String?? = nil, providers: [ProviderOffer]? = nil
+        runtime: Int? = nil, genres: [String]? = nil, certification: String?? = nil, providers: [ProviderOffer]? = nil,
+        overview: String? = nil
     ) {
         (self.runtime, self.genres, self.certification, self.providers) = (runtime, genres, certification, providers)
+        self.overview = overview
     }
+
+    /// Longer overviews are cut: the pages show about 200 characters, the movie page the whole of a usual one.
+    public static let overviewLimit = 2_000
 }
 
 /// A key of any name: the one region asked for, or a block's name with a slash in it.
@@ -97,6 +104,8 @@ extension MovieExtras {
             certification = nil
         }
         providers = try? Self.providers(body, region: region)
+        overview = ((try? body.decodeIfPresent(String.self, forKey: NamedKey("overview"))) ?? nil).flatMap(
+            TMDBText.paragraph)
     }
 
     private struct Genre: Decodable { var name: String? }
@@ -187,6 +196,16 @@ public struct RegionCertification: Sendable, Equatable {
 
 /// TMDB's free text made fit for one line: control characters dropped, spaces trimmed ("PG12 " is "PG12").
 enum TMDBText {
+    /// A paragraph as one line: line breaks and tabs become spaces, runs of spaces one, other controls and
+    /// invisible characters dropped, at most `MovieExtras.overviewLimit` characters; nil when nothing is left.
+    static func paragraph(_ text: String) -> String? {
+        let spaced = String(
+            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.isWhitespace ? " " : $0 }))
+        let words = line(spaced).split(separator: " ", omittingEmptySubsequences: true)
+        let joined = words.joined(separator: " ")
+        return joined.isEmpty ? nil : String(joined.prefix(MovieExtras.overviewLimit))
+    }
+
     static func line(_ text: String) -> String {
         String(
             String.UnicodeScalarView(

@@ -174,7 +174,8 @@ extension WebEdits {
         case "" where segments.count == 1:
             return PageInsert(
                 top: top(true), bottom: pages.render(HomeFormsModel(csrf: csrf, notice: nil), "homeForms"))
-        case "members" where segments.count == 2, "status" where segments.count == 1:
+        case "members" where segments.count == 2, "status" where segments.count == 1,
+            "night" where segments.count == 1:
             return PageInsert(top: top(true), bottom: "")
         case "movies" where segments.count == 2 || (segments.count == 3 && segments[1] == "local"):
             let key: MovieKey? =

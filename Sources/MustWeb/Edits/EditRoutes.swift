@@ -59,6 +59,7 @@ enum EditRoutes {
                 return edits.redirect(notice, token, to: WebPath.member(member))
             }
         }
+        NightEditRoutes.register(on: router, edits: edits, pages: pages)
         router.post("/settle") { request, _ in
             try await guarded(request, pages) { form, token in
                 let back = sitePath(form["back"])

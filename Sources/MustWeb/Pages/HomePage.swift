@@ -18,6 +18,8 @@ struct HomePage: Sendable {
     var moved: [String]
     var movedMore: String?
     var checked: String
+    /// The last 7 days' movie nights (issue 33); nil before the first.
+    var nights: NightsSection?
 
     init(ratings: RatingsReport, prior: NightPrior?, changes: ChangesReport, status: StatusReport, time: TimeText) {
         members = ratings.members.map { member in

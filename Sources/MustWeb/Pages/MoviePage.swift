@@ -46,6 +46,8 @@ struct MoviePage: Sendable {
     var history: [HistoryRow]
     /// Runtime, certification, genres and where to watch it in the family's region (issue 28).
     var tonight: TonightSection?
+    /// TMDB's overview, under the title (issue 33).
+    var overview: String?
 
     init(_ movie: MovieReport, time: TimeText) {
         title = Shown.text(movie.shown)

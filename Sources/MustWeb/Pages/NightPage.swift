@@ -13,11 +13,34 @@ struct NightPage: Sendable {
         var checked: Bool
     }
 
+    /// A pick as a card (issue 33): poster, title and year, runtime · certification · genres, the start of the
+    /// overview, where it streams for the family, and why; signed in, "We're watching this".
     struct Pick: Sendable {
         var rank: Int
+        var id: String
         var shown: String
+        var title: String
+        var year: String?
         var href: String?
+        var poster: PosterView
+        var facts: String?
+        var overview: String?
+        var whereText: String?
         var why: String
+        /// Signed in: the form's fields.
+        var watch: Watch?
+    }
+
+    /// The hidden fields of a card's "We're watching this": the movie, the members ticked, the page to return to.
+    struct Watch: Sendable {
+        struct Field: Sendable {
+            var name: String
+            var value: String
+        }
+        var csrf = EditSlot.csrf
+        var movie: String
+        var watchers: [Field]
+        var back: String
     }
 
     struct Option: Sendable {
@@ -44,7 +67,10 @@ struct NightPage: Sendable {
     var heading: String?
     var note: String?
 
-    init(members all: [MemberSummary], chosen: [String], report: PickReport?, includeWatched: Bool) {
+    init(
+        members all: [MemberSummary], chosen: [String], report: PickReport?, includeWatched: Bool,
+        back: String? = nil
+    ) {
         let ticked = Set(chosen.map(TitleKey.make))
         members = all.enumerated().map { index, member in
             Choice(
@@ -52,15 +78,10 @@ struct NightPage: Sendable {
                 checked: ticked.contains(TitleKey.make(member.name)))
         }
         self.includeWatched = includeWatched
+        let watchers = report?.members ?? []
         picks =
             report?.picks.enumerated().map { index, pick in
-                let shown = MovieName.shown(pick.candidate.title, pick.candidate.year)
-                // The command's reason starts with the title, which the page shows as the link above it.
-                let why = pick.why.hasPrefix(shown + ": ") ? String(pick.why.dropFirst(shown.count + 2)) : pick.why
-                return Pick(
-                    rank: index + 1, shown: Shown.text(shown),
-                    href: WebPath.movie(remoteId: pick.candidate.remoteId, localId: pick.candidate.movieId),
-                    why: Shown.text(why))
+                Self.card(pick, rank: index + 1, watchers: watchers, back: back)
             } ?? []
         if let report {
             heading = "Tonight for \(Shown.text(MovieNight.names(report.members))), best first"
@@ -68,6 +89,59 @@ struct NightPage: Sendable {
         } else {
             note = all.isEmpty ? nil : "Tick who is watching, then Pick."
         }
+    }
+
+    static func card(_ pick: NightPick, rank: Int, watchers: [String], back: String?) -> Pick {
+        let movie = pick.candidate
+        let shown = MovieName.shown(movie.title, movie.year)
+        let facts =
+            [movie.runtime.map(NightFilters.minutes), movie.certification]
+            .compactMap { $0 } + (movie.genres.isEmpty ? [] : [movie.genres.joined(separator: ", ")])
+        let reference = movie.remoteId.map { MovieReference.tmdb($0) } ?? .title(movie.title, year: movie.year)
+        return Pick(
+            rank: rank, id: "pick-\(rank)", shown: Shown.text(shown), title: Shown.text(movie.title),
+            year: movie.year.map(String.init),
+            href: WebPath.movie(remoteId: movie.remoteId, localId: movie.movieId),
+            poster: PosterView(posterPath: movie.posterPath, title: Shown.text(shown)),
+            facts: facts.isEmpty ? nil : Shown.text(facts.joined(separator: " · ")),
+            overview: movie.overview.map { Shown.text(Self.excerpt($0)) },
+            whereText: pick.whereToWatch.map { Shown.text($0.text) }, why: Shown.text(Self.reason(pick)),
+            watch: back.map { back in
+                Watch(
+                    movie: reference.description,
+                    watchers: watchers.enumerated().map { Watch.Field(name: "w\($0.offset)", value: $0.element) },
+                    back: back)
+            })
+    }
+
+    /// The card's reason, written for people: "Ann and Bob keep it · 8.1 from 29.5k votes, up 0.2 this week ·
+    /// Claire rates Animation 1.2 above TMDB (9 films)". The command's reason keeps TMDB's figures as sent.
+    static func reason(_ pick: NightPick) -> String {
+        let movie = pick.candidate
+        var parts = [MovieNight.names(movie.keptBy) + (movie.keptBy.count == 1 ? " keeps it" : " keep it")]
+        if movie.isRated, let average = movie.voteAverage {
+            var rating = "\(Shown.rating(average)) from \(Shown.votes(movie.voteCount))"
+            if let move = Shown.Move(movie.trend), move.arrow != nil {
+                rating += ", \(move.word) \(move.size) this week"
+            }
+            parts.append(rating)
+        } else {
+            parts.append(movie.voteAverage == nil ? "no TMDB figures yet" : "no votes on TMDB yet")
+        }
+        if !movie.watchedBy.isEmpty {
+            parts.append(
+                "\(MovieNight.names(movie.watchedBy)) \(movie.watchedBy.count == 1 ? "has" : "have") seen it")
+        }
+        return (parts + pick.taste).joined(separator: " · ")
+    }
+
+    /// About `limit` characters of `text`, cut after a whole word with "…"; the whole text when short enough.
+    static func excerpt(_ text: String, limit: Int = 200) -> String {
+        guard text.count > limit else { return text }
+        let head = text.prefix(limit + 1)
+        let cut = head.lastIndex(where: { $0 == " " }).map { head[..<$0] } ?? head.prefix(limit)
+        let trimmed = cut.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        return (trimmed.isEmpty ? String(text.prefix(limit)) : trimmed) + "…"
     }
 
     mutating func offer(

@@ -30,16 +30,18 @@ struct NightChoices: Sendable, Equatable {
 
 extension Pages {
     /// `/night?member=Ann&member=Bob[&watched=include][&minutes=…]`: `mustc pick Ann Bob …` as a page.
-    func night(members names: [String], includeWatched: Bool, choices: NightChoices = NightChoices()) async throws
-        -> Response
-    {
+    /// Signed in, each pick has "We're watching this", which comes back to `back`, this page's address.
+    func night(
+        members names: [String], includeWatched: Bool, choices: NightChoices = NightChoices(), back: String = "/night"
+    ) async throws -> Response {
         let since = trendStart
         let chosen = names.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let region = family.region
         let (everyone, library, genres, order) = try await reader.read { store in
             (
                 try store.members(),
-                chosen.isEmpty ? nil : try store.movieNight(members: chosen, trendSince: since, region: region),
+                chosen.isEmpty
+                    ? nil : try store.movieNight(members: chosen, trendSince: since, region: region, taste: true),
                 try store.genresSeen(), try store.certificationOrder(region: region)
             )
         }
@@ -57,10 +59,26 @@ extension Pages {
             }
             filters.ageLimit = known.certification
         }
-        let report = library.map {
-            PickReport($0, count: NightPage.count, includeWatched: includeWatched, filters: filters)
+        let shelf = posters
+        let services = family.services
+        var report = library.map { library in
+            var report = PickReport(library, count: NightPage.count, includeWatched: includeWatched, filters: filters)
+            report.locate(services: services, region: region)
+            return report
         }
-        var page = NightPage(members: everyone, chosen: chosen, report: report, includeWatched: includeWatched)
+        if let picked = report {
+            // A stat per poster, on the reader's threads rather than the event loop.
+            report = try await reader.read { _ in
+                var report = picked
+                for index in report.picks.indices {
+                    report.picks[index].candidate.posterPath = shelf.kept(report.picks[index].candidate.posterPath)
+                }
+                return report
+            }
+        }
+        var page = NightPage(
+            members: everyone, chosen: chosen, report: report, includeWatched: includeWatched,
+            back: Viewer.current.session == nil ? nil : EditRoutes.sitePath(back))
         page.offer(
             choices, genres: genres, certifications: order.map(\.certification), hasServices: !family.services.isEmpty,
             applied: library.flatMap { filters.appliedLimit($0) }, limits: library?.ageLimits ?? [:])

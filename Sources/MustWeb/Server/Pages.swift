@@ -26,11 +26,17 @@ struct Pages: Sendable {
         let time = time
         let now = time.now
         let shelf = posters
+        let today = WatchDay.of(now, in: zone)
+        let since = WatchDay.of(now.addingTimeInterval(-Double(NightsSection.days - 1) * 86400), in: zone)
+        let signedIn = Viewer.current.session != nil
         let page = try await reader.read { store in
-            HomePage(
+            var page = HomePage(
                 ratings: Self.kept(try store.ratings(), on: shelf), prior: try store.libraryPrior(),
                 changes: try store.changes(since: now.addingTimeInterval(-7 * 86400)),
                 status: try store.status(now: now, runs: 1), time: time)
+            let nights = try store.nights(since: since)
+            page.nights = nights.isEmpty ? nil : NightsSection(nights, today: today, signedIn: signedIn)
+            return page
         }
         return site.page(page, template: "home")
     }
@@ -63,6 +69,7 @@ struct Pages: Sendable {
         }
         var page = MoviePage(movie, time: time)
         page.tonight = TonightSection(tonight, region: region, remoteId: movie.remoteId)
+        page.overview = tonight.overview.map(Shown.text)
         return site.page(page, template: "movie")
     }
 

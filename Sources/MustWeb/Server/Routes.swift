@@ -45,7 +45,7 @@ enum Routes {
             let query = request.uri.queryParameters
             return try await pages.night(
                 members: query.getAll("member").map { String($0) }, includeWatched: query["watched"] == "include",
-                choices: try NightChoices(query))
+                choices: try NightChoices(query), back: request.uri.description)
         }
 
         router.get("/api/ratings") { request, _ in

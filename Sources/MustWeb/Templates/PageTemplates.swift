@@ -28,7 +28,14 @@ extension Templates {
         {{^empty(picks)}}
         <ol class="picks">
         {{#picks}}
-        <li>{{#href}}<a href="{{href}}"><bdi>{{shown}}</bdi></a>{{/href}}{{^href}}<bdi>{{shown}}</bdi>{{/href}}<br><span class="why"><bdi>{{why}}</bdi></span></li>
+        <li class="pick">{{#poster}}{{>poster}}{{/poster}}<div class="pick-text">
+        <h3 id="{{id}}">{{#href}}<a href="{{href}}"><bdi>{{title}}</bdi></a>{{/href}}{{^href}}<bdi>{{title}}</bdi>{{/href}}{{#year}} <span class="year">({{year}})</span>{{/year}}</h3>
+        {{#facts}}<p class="facts"><bdi>{{facts}}</bdi></p>{{/facts}}
+        {{#overview}}<p class="overview"><bdi>{{overview}}</bdi></p>{{/overview}}
+        {{#whereText}}<p class="where"><bdi>{{whereText}}</bdi></p>{{/whereText}}
+        <p class="why"><bdi>{{why}}</bdi></p>
+        {{#watch}}<form method="post" action="/night/watching"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}">{{#watchers}}<input type="hidden" name="{{name}}" value="{{value}}">{{/watchers}}<input type="hidden" name="back" value="{{back}}"><button type="submit" aria-describedby="{{id}}">We're watching this</button></form>{{/watch}}
+        </div></li>
         {{/picks}}
         </ol>
         {{/empty(picks)}}
@@ -51,6 +58,7 @@ extension Templates {
         {{/empty(members)}}
         {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
         </section>
+        {{#nights}}{{>nights}}{{/nights}}
         <section aria-labelledby="moved">
         <h2 id="moved">What moved this week</h2>
         {{^empty(moved)}}<ul class="moved">{{#moved}}<li><bdi>{{.}}</bdi></li>{{/moved}}</ul>{{/empty(moved)}}
@@ -98,6 +106,7 @@ extension Templates {
         {{<layout}}{{$main}}
         <div class="movie-head">{{#poster}}{{>poster}}{{/poster}}<div>
         <h1><bdi>{{name}}</bdi>{{#year}} <span class="year">({{year}})</span>{{/year}}</h1>
+        {{#overview}}<p class="overview"><bdi>{{overview}}</bdi></p>{{/overview}}
         <p class="big"><span class="rating">{{rating}}</span> {{votes}}</p>
         </div></div>
         <section aria-labelledby="keepers-heading">

@@ -9,7 +9,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "changeRows": changeRows, "poster": poster, "spark": spark,
         "home": home, "member": member, "movie": movie, "changes": changes, "status": status, "error": error,
-        "night": night, "card": card, "tonight": TonightSection.template,
+        "night": night, "card": card, "tonight": TonightSection.template, "nights": NightsSection.template,
     ]
 
     static let layout = """

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Movie nights (issue 33) through the one edit path, from `mustc night` and the page's "We're watching this".
+extension MovieEditor {
+    /// Records that `members` watched the movie together on `day`: see `Store.recordNight`.
+    public func night(_ reference: MovieReference, members: [String], on day: WatchDay) throws(StoreError)
+        -> NightOutcome
+    {
+        try store.recordNight(movie: reference, members: members, on: day, now: clock())
+    }
+
+    /// Takes a night back exactly: see `Store.undoNight`. nil when there is no such night (already undone).
+    public func undoNight(id: Int64) throws(StoreError) -> MovieNightRecord? {
+        try store.undoNight(id: id)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import MustCore
+
+/// "We're watching this" and its Undo (issue 33): one POST records the night through `MovieEditor`, as
+/// `mustc night` does, and the notice on the page it returns to carries the Undo, which takes back exactly what
+/// the POST wrote.
+enum NightEditRoutes {
+    static func register(on router: Router<PageContext>, edits: WebEdits, pages: EditPages) {
+        router.post("/night/watching") { request, _ in
+            try await EditRoutes.guarded(request, pages) { form, token in
+                // The watchers come as w0, w1, …: the form carries the members ticked when the picks were made.
+                let watchers = (0..<100).compactMap { form["w\($0)"] }.filter { !$0.isEmpty }
+                let notice = await edits.night(movie: form["movie"] ?? "", members: watchers)
+                return edits.redirect(notice, token, to: EditRoutes.sitePath(form["back"] ?? "/night"))
+            }
+        }
+        router.post("/nights/:id/undo") { request, context in
+            let id = Int64(try context.decoded("id"))
+            return try await EditRoutes.guarded(request, pages) { form, token in
+                let notice = await edits.undoNight(id: id)
+                return edits.redirect(notice, token, to: EditRoutes.sitePath(form["back"] ?? "/night"))
+            }
+        }
+    }
+}
+
+extension WebEdits {
+    /// Records tonight's night: every watcher marked watched today, the night kept; the notice has the Undo.
+    func night(movie text: String, members: [String]) async -> EditNotice {
+        guard let reference = try? MovieReference.parse(text) else {
+            return .error("“\(text)” does not name a movie; nothing was changed.")
+        }
+        guard !members.isEmpty else { return .error("Tick who is watching first; nothing was changed.") }
+        let day = today
+        do {
+            let outcome = try await blocking { try self.editor().night(reference, members: members, on: day) }
+            switch outcome {
+            case .unknownMembers(let names):
+                return .error(
+                    "There is no member \(names.map { "“\($0)”" }.joined(separator: ", ")); nothing was changed.")
+            case .unknownMovie: return .error("There is no movie “\(reference)”; nothing was changed.")
+            case .ambiguous(_, let movies):
+                return .error("\(movies.count) movies are named “\(reference)”; nothing was changed.")
+            case .recorded(let night):
+                var notice = EditNotice(lines: [
+                    "Movie night: “\(night.movie.shown)” today, \(Shown.day(night.day)), with "
+                        + "\(MovieNight.names(night.watchers.map(\.name))). Each is marked watched; the family page "
+                        + "asks how it was."
+                ])
+                notice.adds = [
+                    AddChoice(action: "/nights/\(night.id)/undo", movie: String(night.id), label: "Undo")
+                ]
+                return notice
+            }
+        } catch {
+            return failed(error)
+        }
+    }
+
+    func undoNight(id: Int64?) async -> EditNotice {
+        guard let id else { return .error("That is no movie night; nothing was changed.") }
+        do {
+            guard let night = try await blocking({ try self.editor().undoNight(id: id) }) else {
+                return .error("That movie night is not recorded (already undone?); nothing was changed.")
+            }
+            return EditNotice(lines: [
+                "Took back the movie night of “\(night.movie.shown)” with "
+                    + "\(MovieNight.names(night.watchers.map(\.name))): every mark is as it was before it."
+            ])
+        } catch {
+            return failed(error)
+        }
+    }
+}

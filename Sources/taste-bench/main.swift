@@ -1,0 +1,252 @@
+// Issue 33's taste benchmark: does each member's taste (`MemberTaste`, the code `pick` runs) predict their own
+// ratings better than the weighted rating alone? Reads rating histories in the shape of IMDb's ratings export
+// (`Const`, `Your Rating`, `IMDb Rating`, `Num Votes`, `Genres`), one file per person; holds out a fifth of each
+// person's rated movies (every fifth by a hash of `Const`, so the same fifth on every run), learns the taste from
+// the rest, and reports, on the held-out fifth, the mean absolute error against the person's own rating and the
+// rank correlation (Spearman's, per person, averaged), for the weighted rating alone and moved by the taste.
+//
+//     taste-bench FILE.csv...                     real exports (never commit one: they are a person's data)
+//     taste-bench --synthetic DIR [--people N] [--seed S]   writes a synthetic set to DIR first, then reads it
+//
+// Measurements, not tests. The synthetic set is described in `Synthetic` below and in docs/movie-night.md.
+import Foundation
+import MustCore
+
+struct Row {
+    var id: String
+    var own: Double
+    var average: Double
+    var votes: Int
+    var genres: [String]
+}
+
+/// One CSV line's fields: quotes around a field, `""` inside one. The exports have no line break inside a field.
+func fields(_ line: Substring) -> [String] {
+    var out: [String] = []
+    var field = ""
+    var quoted = false
+    var chars = line.makeIterator()
+    while let c = chars.next() {
+        if quoted {
+            if c == "\"" {
+                if let next = chars.next() {
+                    if next == "\"" {
+                        field.append("\"")
+                    } else {
+                        quoted = false
+                        if next == "," {
+                            out.append(field)
+                            field = ""
+                        } else {
+                            field.append(next)
+                        }
+                    }
+                } else {
+                    quoted = false
+                }
+            } else {
+                field.append(c)
+            }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            out.append(field)
+            field = ""
+        } else {
+            field.append(c)
+        }
+    }
+    out.append(field)
+    return out
+}
+
+func read(_ path: String) throws -> [Row] {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var lines = text.split(whereSeparator: \.isNewline)
+    guard !lines.isEmpty else { return [] }
+    let header = fields(lines.removeFirst()).map { $0.trimmingCharacters(in: .whitespaces) }
+    func column(_ name: String) throws -> Int {
+        guard let index = header.firstIndex(of: name) else {
+            throw NSError(domain: "taste-bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(path): no \(name)"])
+        }
+        return index
+    }
+    let (id, own, average, votes, genres) = (
+        try column("Const"), try column("Your Rating"), try column("IMDb Rating"), try column("Num Votes"),
+        try column("Genres")
+    )
+    return lines.compactMap { line in
+        let row = fields(line)
+        guard row.count == header.count, let mine = Double(row[own]), let public_ = Double(row[average]) else {
+            return nil
+        }
+        return Row(
+            id: row[id], own: mine, average: public_, votes: Int(row[votes]) ?? 0,
+            genres: row[genres].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+}
+
+/// A synthetic family of rating histories, honest about what it is: public ratings and genres drawn to look like
+/// IMDb's, and each person's rating = public rating + their overall bias + their liking of the movie's genres +
+/// noise, rounded to 1–10. The taste model is of this shape, so the set measures whether it recovers a genre
+/// effect of this size through this much noise, with as few ratings as people have; not that real people rate so.
+enum Synthetic {
+    static let genres = [
+        ("Drama", 30), ("Comedy", 20), ("Thriller", 12), ("Action", 12), ("Romance", 10), ("Horror", 8),
+        ("Crime", 8), ("Adventure", 8), ("Animation", 5), ("Family", 5), ("Science Fiction", 6), ("Fantasy", 5),
+        ("Mystery", 5), ("Documentary", 3), ("War", 2), ("History", 2), ("Music", 2), ("Western", 1),
+    ]
+
+    struct Random {
+        var state: UInt64
+        mutating func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        mutating func normal(_ mean: Double, _ sd: Double) -> Double {
+            let (u, v) = (max(next(), 1e-12), next())
+            return mean + sd * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+        }
+        mutating func genre() -> String {
+            var pick = next() * Double(genres.map(\.1).reduce(0, +))
+            for (name, weight) in genres {
+                pick -= Double(weight)
+                if pick < 0 { return name }
+            }
+            return genres[0].0
+        }
+    }
+
+    static func write(to directory: String, people: Int, seed: UInt64) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var random = Random(state: seed)
+        let movies = (0..<4000).map { index -> (String, Double, Int, [String]) in
+            let average = min(9.3, max(2, random.normal(6.5, 0.95)))
+            let votes = Int(exp(random.normal(9, 1.6)))
+            let count = 1 + Int(random.next() * 3)
+            var names: [String] = []
+            while names.count < count {
+                let name = random.genre()
+                if !names.contains(name) { names.append(name) }
+            }
+            return (String(format: "tt%07d", 100_000 + index), (average * 10).rounded() / 10, votes, names)
+        }
+        var paths: [String] = []
+        for person in 0..<people {
+            let bias = random.normal(0, 0.7)
+            var liking: [String: Double] = [:]
+            for _ in 0..<4 { liking[random.genre()] = random.normal(0, 1.3) }
+            let rated = min(movies.count, Int(exp(random.normal(4.6, 0.8))) + 15)
+            var chosen = Set<Int>()
+            while chosen.count < rated { chosen.insert(Int(random.next() * Double(movies.count))) }
+            var csv =
+                "Const,Your Rating,Date Rated,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,"
+                + "Release Date,Directors\n"
+            for index in chosen.sorted() {
+                let (id, average, votes, names) = movies[index]
+                let taste = names.map { liking[$0] ?? 0 }.reduce(0, +) / Double(names.count)
+                let own = min(10, max(1, (average + bias + taste + random.normal(0, 1.2)).rounded()))
+                csv +=
+                    "\(id),\(Int(own)),2026-01-01,Movie \(index),https://www.imdb.com/title/\(id)/,Movie,"
+                    + "\(average),100,2000,\"\(names.joined(separator: ", "))\",\(votes),2000-01-01,\n"
+            }
+            let path = directory + "/person-\(person).csv"
+            try csv.write(toFile: path, atomically: true, encoding: .utf8)
+            paths.append(path)
+        }
+        return paths
+    }
+}
+
+/// Spearman's rank correlation, ties given their mean rank; nil for fewer than 3 pairs or no spread.
+func spearman(_ x: [Double], _ y: [Double]) -> Double? {
+    guard x.count >= 3 else { return nil }
+    func ranks(_ v: [Double]) -> [Double] {
+        let order = v.indices.sorted { v[$0] < v[$1] }
+        var out = [Double](repeating: 0, count: v.count)
+        var i = 0
+        while i < order.count {
+            var j = i
+            while j + 1 < order.count, v[order[j + 1]] == v[order[i]] { j += 1 }
+            for k in i...j { out[order[k]] = Double(i + j) / 2 + 1 }
+            i = j + 1
+        }
+        return out
+    }
+    let (a, b) = (ranks(x), ranks(y))
+    let (ma, mb) = (a.reduce(0, +) / Double(a.count), b.reduce(0, +) / Double(b.count))
+    let cov = zip(a, b).map { ($0 - ma) * ($1 - mb) }.reduce(0, +)
+    let (va, vb) = (a.map { ($0 - ma) * ($0 - ma) }.reduce(0, +), b.map { ($0 - mb) * ($0 - mb) }.reduce(0, +))
+    guard va > 0, vb > 0 else { return nil }
+    return cov / (va * vb).squareRoot()
+}
+
+func evaluate(_ people: [[Row]], shrink: Double) -> (
+    plainMAE: Double, tasteMAE: Double, plainRho: Double, tasteRho: Double, held: Int, rated: Int
+) {
+    let all = people.flatMap { $0 }
+    let mean = all.map(\.average).reduce(0, +) / Double(max(all.count, 1))
+    let votes = all.map(\.votes).sorted()
+    let prior = NightPrior(mean: mean, votes: Double(votes.isEmpty ? 0 : votes[votes.count / 2]), movies: all.count)
+    var (plainError, tasteError, count) = (0.0, 0.0, 0)
+    var (plainRhos, tasteRhos): ([Double], [Double]) = ([], [])
+    for rows in people {
+        let held = rows.filter { abs($0.id.hashValueStable) % 5 == 0 }
+        let train = rows.filter { abs($0.id.hashValueStable) % 5 != 0 }
+        let taste = MemberTaste(
+            member: "p", samples: train.map { TasteSample(own: $0.own, average: $0.average, genres: $0.genres) },
+            shrink: shrink)
+        var (own, plain, tasted): ([Double], [Double], [Double]) = ([], [], [])
+        for row in held {
+            let weighted = MovieNight.weighted(average: row.average, votes: row.votes, prior: prior)
+            own.append(row.own)
+            plain.append(weighted)
+            tasted.append(weighted + taste.shift(for: row.genres).value)
+        }
+        plainError += zip(own, plain).map { abs($0 - $1) }.reduce(0, +)
+        tasteError += zip(own, tasted).map { abs($0 - $1) }.reduce(0, +)
+        count += held.count
+        if held.count >= 5, let p = spearman(plain, own), let t = spearman(tasted, own) {
+            plainRhos.append(p)
+            tasteRhos.append(t)
+        }
+    }
+    let n = Double(max(count, 1))
+    let avg = { (v: [Double]) in v.reduce(0, +) / Double(max(v.count, 1)) }
+    return (plainError / n, tasteError / n, avg(plainRhos), avg(tasteRhos), count, all.count)
+}
+
+extension String {
+    /// FNV-1a: Swift's `hashValue` changes from run to run.
+    var hashValueStable: Int {
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+        return Int(truncatingIfNeeded: hash >> 1)
+    }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var files: [String] = []
+if let at = arguments.firstIndex(of: "--synthetic"), at + 1 < arguments.count {
+    let directory = arguments[at + 1]
+    let people = arguments.firstIndex(of: "--people").flatMap { Int(arguments[$0 + 1]) } ?? 200
+    let seed = arguments.firstIndex(of: "--seed").flatMap { UInt64(arguments[$0 + 1]) } ?? 33
+    files = try Synthetic.write(to: directory, people: people, seed: seed)
+    print("synthetic: \(people) people, seed \(seed), written to \(directory)")
+} else {
+    files = arguments
+}
+guard !files.isEmpty else {
+    print("usage: taste-bench FILE.csv... | taste-bench --synthetic DIR [--people N] [--seed S]")
+    exit(64)
+}
+let people = try files.map(read)
+print("people: \(people.count), rated movies: \(people.map(\.count).reduce(0, +))")
+print("shrink  held-out  MAE weighted  MAE taste  rho weighted  rho taste")
+for shrink in [1.0, 2, 5, 10, 20] {
+    let r = evaluate(people, shrink: shrink)
+    print(
+        String(
+            format: "%6.0f  %8d  %12.3f  %9.3f  %12.3f  %9.3f%@", shrink, r.held, r.plainMAE, r.tasteMAE, r.plainRho,
+            r.tasteRho, shrink == MemberTaste.shrink ? "  <- pick's" : ""))
+}
