@@ -34,7 +34,7 @@ struct NightCommand: AsyncParsableCommand {
         _ = try MovieArgument.parsed(movie, year: nil)
         guard !members.isEmpty else { throw ValidationError("name the members who watched it") }
         for member in members { _ = try NameArgument.validated(member, field: "member name") }
-        _ = try day(now: Date())
+        _ = try day(now: global.time.now())
     }
 
     /// The day --on names, or today: exit 64 for one that is not a day, or after today.
@@ -51,9 +51,10 @@ struct NightCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let reference = try MovieArgument.parsed(movie, year: nil)
-            let now = Date()
+            let now = global.time.now()
             let config = try global.loadConfig()
-            let editor = MovieEditor(store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule))
+            let editor = MovieEditor(
+                store: try global.openStore(config), checks: MovieSchedulePolicy(config.schedule), time: global.time)
             if undo {
                 let day = on == nil ? nil : try day(now: now)
                 guard let night = try editor.store.latestNight(movie: reference, members: members, on: day),
