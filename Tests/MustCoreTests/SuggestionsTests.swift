@@ -133,11 +133,12 @@ import Testing
     func work(requestsPerDay: Int = 60) -> SuggestionWork {
         var config = Config()
         config.suggest.requestsPerDay = requestsPerDay
-        let stack = CurlTransport.stack()
+        // The HTTP layer on the real clock (its timeouts are curl's); the budget's days on the test clock.
+        let stack = CurlTransport.stack(time: .system)
         let client = TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 5,
             retry: RetryPolicy(maxRetries: 0, baseDelay: 0.01, maxDelay: 0.1), transport: stack.transport,
-            executor: stack.executor, logger: quietLogger)
+            executor: stack.executor, time: .system, logger: quietLogger)
         return SuggestionWork(
             store: store, client: client, settings: SuggestionWork.Settings(config), logger: quietLogger)
     }

@@ -6,7 +6,7 @@ extension MovieEditor {
     public func night(_ reference: MovieReference, members: [String], on day: WatchDay) throws(StoreError)
         -> NightOutcome
     {
-        try store.recordNight(movie: reference, members: members, on: day, now: clock())
+        try store.recordNight(movie: reference, members: members, on: day, now: time.now())
     }
 
     /// Takes a night back exactly: see `Store.undoNight`. nil when there is no such night (already undone).
