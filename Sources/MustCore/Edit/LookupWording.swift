@@ -78,7 +78,9 @@ public struct LookupWording: Sendable {
     /// "TMDB: Dune (2021), id 438631, rated 7.8 from 12000 votes, popularity 160.4"; the figures TMDB gave.
     /// TMDB's title on one line (`TerminalText.cell`): a line feed in it would print a second, forged "TMDB:" line.
     public static func figures(_ remote: RemoteMovie) -> String {
-        var parts = ["TMDB: " + TerminalText.cell(MovieName.shown(remote.title ?? "untitled", remote.year)), "id \(remote.id)"]
+        var parts = [
+            "TMDB: " + TerminalText.cell(MovieName.shown(remote.title ?? "untitled", remote.year)), "id \(remote.id)",
+        ]
         if let average = remote.voteAverage, let count = remote.voteCount {
             parts.append("rated \(FigureText.plain(average)) from \(count) \(count == 1 ? "vote" : "votes")")
         }
