@@ -37,21 +37,7 @@ struct PickCommand: AsyncParsableCommand {
     @Flag(help: "Also pick movies one of them has watched.")
     var includeWatched = false
 
-    @Option(help: ArgumentHelp("Only movies that last at most this many minutes.", valueName: "N"))
-    var maxMinutes: Int?
-
-    @Option(
-        help: ArgumentHelp("Nothing above this certification (the members' own limits apply too).", valueName: "CERT"))
-    var ageLimit: String?
-
-    @Flag(help: "Keep movies with no certification in the region under an age limit.")
-    var includeUnrated = false
-
-    @Flag(help: "Only movies on one of the family's services (family.services) at no extra cost.")
-    var streaming = false
-
-    @Option(help: ArgumentHelp("Only movies of this genre; repeat for any of several.", valueName: "NAME"))
-    var genre: [String] = []
+    @OptionGroup var tonight: TonightOptions
 
     @Flag(help: "Rank by the weighted rating alone, without the members' taste.")
     var noTaste = false
@@ -63,12 +49,6 @@ struct PickCommand: AsyncParsableCommand {
         guard !members.isEmpty else { throw ValidationError("name the members watching tonight") }
         for member in members { _ = try NameArgument.validated(member, field: "member name") }
         guard count > 0 else { throw ValidationError("--count \(count) must be at least 1") }
-        if let maxMinutes, maxMinutes < 1 {
-            throw ValidationError("--max-minutes \(maxMinutes) must be a number of minutes of at least 1")
-        }
-        for name in genre where name.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("--genre takes a genre's name, such as Comedy")
-        }
     }
 
     func run() async throws {
@@ -84,24 +64,9 @@ struct PickCommand: AsyncParsableCommand {
                 throw Failure.usage(
                     "there is no member \(names); see `mustc members`")
             }
-            var filters = NightFilters(maxMinutes: maxMinutes, includeUnrated: includeUnrated, genres: genre)
-            // A member's limit set under another region needs this region's order too.
-            if ageLimit != nil || !library.ageLimits.isEmpty, library.certifications.isEmpty {
-                library.certifications = try await Certifications.order(global, config)
-            }
-            if let ageLimit {
-                filters.ageLimit = try Certifications.checked(
-                    ageLimit, in: library.certifications, region: region, option: "--age-limit")
-            }
-            if streaming {
-                guard !config.family.services.isEmpty else {
-                    throw Failure.config(
-                        "--streaming keeps movies on the family's services, and family.services is empty; list them "
-                            + "there by name or id (see `mustc providers`)")
-                }
-                filters.streaming = ServiceMatcher(config.family.services)
-                try warnOfUnseenServices(config, store: store)
-            }
+            let filters = try await tonight.filters(
+                global, config, memberLimits: !library.ageLimits.isEmpty, certifications: &library.certifications)
+            if tonight.streaming { try warnOfUnseenServices(config, store: store) }
             var pick = PickReport(library, count: count, includeWatched: includeWatched, filters: filters)
             pick.locate(services: config.family.services, region: region)
             let report = pick.render(format)
