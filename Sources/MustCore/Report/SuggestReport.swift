@@ -70,22 +70,12 @@ extension Suggestion: Encodable {
         case weighted, because, why
     }
 
+    /// Each watcher's seed, as `because` lists it; the year and the own rating `null` when unknown.
     private struct Seed: Encodable {
         var member: String
         var title: String
-        var year: Int?
-        var ownRating: Int?
-
-        // Written out so that missing values are `null` rather than absent keys, as in `pick`.
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(member, forKey: .member)
-            try container.encode(title, forKey: .title)
-            try container.encode(year, forKey: .year)
-            try container.encode(ownRating, forKey: .ownRating)
-        }
-
-        private enum CodingKeys: String, CodingKey { case member, title, year, ownRating }
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var ownRating: Int?
     }
 
     // Written out so that missing values are `null` rather than absent keys, as in `pick`.
