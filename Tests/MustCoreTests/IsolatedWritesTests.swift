@@ -142,7 +142,8 @@ import Testing
         let run = Task(executorPreference: fetch.client.executor) { await fetch.run() }
         // 20 answers at 30 ms, two at a time, take about 0.3 s. A writer on the HTTP thread would wait out the
         // 10 s busy timeout at its first write, and the requests with it.
-        let deadline = Date().addingTimeInterval(8)
+        // 5 s: the COMMIT below then lands well inside SQLite's 10 s busy timeout even when this task is starved.
+        let deadline = Date().addingTimeInterval(5)
         while stub.requestCount < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let answeredWhileLocked = stub.requestCount
         input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
