@@ -4,7 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// Minimal HTTP/1.1 framing for the stub: read one GET's head, write one whole response.
+/// Minimal HTTP/1.1 framing for the test servers: read one request's head (and its `Content-Length` body),
+/// write one whole response.
 struct HTTPWire {
     let socket: Int32
     private var buffer = [UInt8]()
@@ -12,6 +13,7 @@ struct HTTPWire {
     init(socket: Int32) { self.socket = socket }
 
     struct Head {
+        var method: String
         var target: String
         var headers: [String: String]
         var keepAlive: Bool
@@ -20,19 +22,35 @@ struct HTTPWire {
     /// The next request head, or nil when the peer closed the connection.
     mutating func readHead() -> Head? {
         let terminator: [UInt8] = [13, 10, 13, 10]
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             if let end = buffer.firstRange(of: terminator) {
                 let text = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
                 buffer.removeSubrange(..<end.upperBound)
                 return Self.parse(text)
             }
+            guard fill(), buffer.count <= 64 * 1024 else { return nil }
+        }
+    }
+
+    /// The body the head announced (`Content-Length`, at most 1 MB), or nil when the peer closed first.
+    mutating func readBody(of head: Head) -> Data? {
+        let length = Int(head.headers["content-length"] ?? "0") ?? 0
+        guard (0...(1 << 20)).contains(length) else { return nil }
+        while buffer.count < length { guard fill() else { return nil } }
+        defer { buffer.removeFirst(length) }
+        return Data(buffer.prefix(length))
+    }
+
+    /// Reads what the peer sent next into `buffer`; false when it closed.
+    private mutating func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             // A signal (SIGCHLD, from the many processes a test suite starts) interrupts recv: not a close.
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard count > 0 else { return false }
             buffer.append(contentsOf: chunk[..<count])
-            if buffer.count > 64 * 1024 { return nil }
+            return true
         }
     }
 
@@ -47,7 +65,7 @@ struct HTTPWire {
                 in: .whitespaces)
         }
         let closing = headers["connection"]?.lowercased() == "close" || parts[2] == "HTTP/1.0"
-        return Head(target: String(parts[1]), headers: headers, keepAlive: !closing)
+        return Head(method: String(parts[0]), target: String(parts[1]), headers: headers, keepAlive: !closing)
     }
 
     /// Writes status line, headers and body in one buffer, so Nagle never delays the tail.
@@ -74,6 +92,7 @@ struct HTTPWire {
         case 200: "OK"
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 404: "Not Found"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"

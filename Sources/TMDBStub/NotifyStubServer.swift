@@ -35,9 +35,7 @@ public final class NotifyStubServer: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Request] = []
     private var faults: [(fault: Fault, times: Int?)] = []
-    private var listener: Int32 = -1
-    private var connections: Set<Int32> = []
-    private var stopped = false
+    private var server: LoopbackListener?
     private var nextId = 1
     private var hanging = 0
     private var peakHanging = 0
@@ -57,86 +55,33 @@ public final class NotifyStubServer: @unchecked Sendable {
 
     /// Listens on 127.0.0.1 (`requested` 0 picks a free port; the same one again brings a stopped server back).
     public func start(port requested: UInt16 = 0) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StubError.socket("socket", errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = requested.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw StubError.socket("bind/listen", errno)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        let started = try LoopbackListener(port: requested, backlog: 64) { [self] in serve($0) }
         locked {
-            port = UInt16(bigEndian: address.sin_port)
-            listener = fd
-            stopped = false
+            server = started
+            port = started.port
         }
-        Thread { [self] in acceptLoop(fd) }.start()
     }
 
     /// Stops listening and cuts every connection, a hanging one too.
-    public func stop() {
-        locked {
-            stopped = true
-            if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
-            listener = -1
-            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
-        }
-    }
+    public func stop() { locked { server }?.stop() }
 
     deinit { stop() }
 
-    private func acceptLoop(_ fd: Int32) {
-        defer { close(fd) }
-        while true {
-            let connection = accept(fd, nil, nil)
-            guard connection >= 0 else {
-                if locked({ stopped }) || errno == EBADF || errno == EINVAL { return }
-                continue
-            }
-            let admitted = locked { () -> Bool in
-                if stopped { return false }
-                connections.insert(connection)
-                return true
-            }
-            guard admitted else {
-                close(connection)
-                return
-            }
-            Thread { [self] in serve(connection) }.start()
-        }
-    }
+    private var isStopped: Bool { locked { server }?.isStopped ?? false }
 
     private func serve(_ connection: Int32) {
-        var buffer: [UInt8] = []
-        while let request = Self.read(connection, &buffer) {
-            let (status, headers, body, hang) = respond(to: request)
+        var wire = HTTPWire(socket: connection)
+        while let head = wire.readHead(), let body = wire.readBody(of: head) {
+            let request = Request(method: head.method, path: head.target, headers: head.headers, body: body)
+            let (status, headers, answer, hang) = respond(to: request)
             if hang {
                 hold(connection)
-                break
+                return
             }
-            var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\n"
-            for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-            let bytes = Data(head.utf8) + body
-            let sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < bytes.count { break }
-        }
-        locked {
-            _ = connections.remove(connection)
-            close(connection)
+            wire.write(
+                status: status, headers: headers + [("Content-Type", "application/json")], body: answer,
+                keepAlive: head.keepAlive)
+            if !head.keepAlive { return }
         }
     }
 
@@ -147,46 +92,12 @@ public final class NotifyStubServer: @unchecked Sendable {
             peakHanging = max(peakHanging, hanging)
         }
         var byte: UInt8 = 0
-        while !locked({ stopped }) {
+        while !isStopped {
             let peeked = recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
             if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { break }
             usleep(20_000)
         }
         locked { hanging -= 1 }
-    }
-
-    /// One request: its head, then `Content-Length` bytes of body; nil when the peer closed.
-    private static func read(_ connection: Int32, _ buffer: inout [UInt8]) -> Request? {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        func fill() -> Bool {
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { return true }
-            guard count > 0, buffer.count < 1 << 20 else { return false }
-            buffer.append(contentsOf: chunk[..<count])
-            return true
-        }
-        let terminator: [UInt8] = [13, 10, 13, 10]
-        var end = buffer.firstRange(of: terminator)
-        while end == nil {
-            guard fill() else { return nil }
-            end = buffer.firstRange(of: terminator)
-        }
-        guard let end else { return nil }
-        let lines = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        buffer.removeSubrange(..<end.upperBound)
-        let parts = lines.first?.split(separator: " ") ?? []
-        guard parts.count == 3 else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
-        while buffer.count < length { guard fill() else { return nil } }
-        let body = Data(buffer.prefix(length))
-        buffer.removeFirst(length)
-        return Request(method: String(parts[0]), path: String(parts[1]), headers: headers, body: body)
     }
 
     private func respond(to request: Request) -> (Int, [(String, String)], Data, Bool) {

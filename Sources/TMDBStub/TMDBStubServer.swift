@@ -38,10 +38,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var limit: (requests: Int, per: Double)?
     private var holding: (@Sendable (RecordedRequest) -> Bool)?
     private var heldNow = 0
-    private var listener: Int32 = -1
-    private var connections: Set<Int32> = []
-    private var accepted = 0
-    private var stopped = false
+    private var server: LoopbackListener?
     var changeLog = ChangeLog()
 
     public private(set) var port: UInt16 = 0
@@ -112,7 +109,10 @@ public final class TMDBStubServer: @unchecked Sendable {
     /// The most requests the stub was answering at one moment, since the start or the last reset.
     public var peakConcurrency: Int { locked { peakInFlight } }
     public func resetCounters() {
-        locked { (peakInFlight, served, rateLimitedCount, recorded, accepted) = (0, 0, 0, [], 0) }
+        locked {
+            (peakInFlight, served, rateLimitedCount, recorded) = (0, 0, 0, [])
+            server?.resetAccepted()
+        }
     }
     public var requestCount: Int { locked { served } }
 
@@ -123,84 +123,26 @@ public final class TMDBStubServer: @unchecked Sendable {
     /// Requests held at this moment.
     public var heldCount: Int { locked { heldNow } }
     /// TCP connections accepted since the start or the last reset: tells whether clients reuse connections.
-    public var connectionCount: Int { locked { accepted } }
+    public var connectionCount: Int { locked { server }?.accepted ?? 0 }
 
     // MARK: Lifecycle
 
     /// Listens on 127.0.0.1 (port 0 picks a free one) and serves on background threads.
     public func start(port requested: UInt16 = 0) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StubError.socket("socket", errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = requested.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let started = try LoopbackListener(port: requested, backlog: 128) { [self] in serve($0) }
+        locked {
+            server = started
+            port = started.port
         }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            close(fd)
-            throw StubError.socket("bind/listen", errno)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        let thread = Thread { [self] in acceptLoop(fd) }
-        thread.start()
     }
 
-    /// Stops listening and cuts every open connection. The shutdowns happen under the lock, and a connection's
-    /// descriptor is closed under it too (`serve`), so a descriptor number the kernel has already handed to
-    /// another socket in this process (a client's, in a test) is never shut down by mistake: seen as curl's
-    /// "Failed sending data to the peer" once suites began stopping their stubs in parallel.
-    public func stop() {
-        locked {
-            stopped = true
-            // Shut down, not closed: the accept thread closes it on its way out, so its number cannot be handed
-            // to another server's socket while that thread may still call accept on it.
-            if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
-            // Once only: a second stop() (an explicit one, then deinit) must not shut down the number again
-            // after the accept thread closed it.
-            listener = -1
-            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
-        }
-    }
+    /// Stops listening and cuts every open connection (see `LoopbackListener.stop`).
+    public func stop() { locked { server }?.stop() }
 
     deinit { stop() }
 
-    private func acceptLoop(_ fd: Int32) {
-        defer { close(fd) }
-        while true {
-            let connection = accept(fd, nil, nil)
-            guard connection >= 0 else {
-                // Only a shut-down listener ends the loop: a signal, a client that gave up before accept
-                // (ECONNABORTED) or a moment without descriptors must not leave the stub deaf for the rest of a test.
-                let error = errno
-                if locked({ stopped }) || error == EBADF || error == EINVAL { return }
-                if error != EINTR && error != ECONNABORTED { usleep(10_000) }
-                continue
-            }
-            var yes: Int32 = 1
-            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            let admitted = locked { () -> Bool in
-                if stopped { return false }
-                connections.insert(connection)
-                accepted += 1
-                return true
-            }
-            guard admitted else { close(connection); return }
-            let thread = Thread { [self] in serve(connection) }
-            thread.stackSize = 256 * 1024
-            thread.start()
-        }
-    }
+    /// Whether `stop()` was called; checked between a held or late answer's steps.
+    private var isStopped: Bool { locked { server }?.isStopped ?? false }
 
     private func serve(_ connection: Int32) {
         var wire = HTTPWire(socket: connection)
@@ -213,22 +155,18 @@ public final class TMDBStubServer: @unchecked Sendable {
             waitWhileHeld(head)
             if reply.delay > 0 { pause(reply.delay) }
             locked { inFlight -= 1 }
-            if locked({ stopped }) { break }
+            if isStopped { break }
             wire.write(
                 status: reply.status, headers: reply.headers, body: reply.body, keepAlive: head.keepAlive,
                 cutAt: reply.cutAt)
             if !head.keepAlive || reply.cutAt != nil { break }
-        }
-        locked {
-            _ = connections.remove(connection)
-            close(connection)
         }
     }
 
     private func waitWhileHeld(_ head: HTTPWire.Head) {
         let (path, query) = Self.split(head.target)
         let request = RecordedRequest(path: path, query: query, headers: head.headers)
-        func held() -> Bool { !stopped && holding?(request) == true }
+        func held() -> Bool { server?.isStopped != true && holding?(request) == true }
         guard locked({ held() }) else { return }
         locked { heldNow += 1 }
         while locked({ held() }) { Thread.sleep(forTimeInterval: 0.01) }
@@ -238,7 +176,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     /// Sleeps in short steps so that `stop()` is not held up by a hanging response.
     private func pause(_ seconds: Double) {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline, !locked({ stopped }) {
+        while Date() < deadline, !isStopped {
             Thread.sleep(forTimeInterval: min(0.02, max(0, deadline.timeIntervalSinceNow)))
         }
     }
@@ -332,7 +270,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     var allMoviesUnlocked: Dictionary<Int, StubMovie>.Values { movies.values }
 
     func replaceUnlocked(_ movie: StubMovie) { movies[movie.id] = movie }
-    var connectionsUnlocked: Int { accepted }
+    var connectionsUnlocked: Int { server?.accepted ?? 0 }
 
     func authorized(query: [String: String], headers: [String: String]) -> Bool {
         query["api_key"] == apiKey || headers["authorization"] == "Bearer \(accessToken)"
