@@ -23,7 +23,8 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Choose the family's services: a provider's name or id; repeat for several, or none.", valueName: "NAME|ID"))
+            "Choose the family's services: a provider's name or id; repeat for several, or none.", valueName: "NAME|ID")
+    )
     var ours: [String] = []
 
     func validate() throws {

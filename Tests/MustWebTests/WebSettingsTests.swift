@@ -68,7 +68,8 @@ import Testing
             #expect(options == ["none", "NR", "G", "PG", "PG-13", "R", "NC-17"], "\(options)")
 
             // Without the token: refused, nothing written.
-            let forged = try await Self.post(client, "/settings/age-limit", [("member", "Ann"), ("limit", "PG")], cookie: cookie)
+            let forged = try await Self.post(
+                client, "/settings/age-limit", [("member", "Ann"), ("limit", "PG")], cookie: cookie)
             #expect(forged.status == .forbidden)
             #expect(try family.store.ageLimits().first { $0.name == "Ann" }?.limit == nil)
 
@@ -116,7 +117,9 @@ import Testing
             #expect(services.services == ["8", "538"] && services.source == .chosen)
             let after = try await client.get("/settings", headers: [.cookie: cookie])
             #expect(after.text.contains("services: Netflix, Plex."), "\(after.text)")
-            #expect(after.text.contains("name=\"service-8\" checked") && !after.text.contains("name=\"service-337\" checked"))
+            #expect(
+                after.text.contains("name=\"service-8\" checked")
+                    && !after.text.contains("name=\"service-337\" checked"))
 
             for form in [[("service-999", "on")], [("service-abc", "on")]] {
                 let bad = try await Self.post(client, "/settings/services", [("csrf", csrf)] + form, cookie: cookie)

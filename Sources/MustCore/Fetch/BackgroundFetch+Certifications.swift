@@ -4,11 +4,11 @@ extension BackgroundFetch {
     /// The region's certification list (GET /certification/movie/list), after the ratings: asked only when it is
     /// due (`CertificationRefresh`: never read, or 30 days old), so a family that only uses the page has the
     /// age-limit choice after its first fetch, and a fetch that does not need it spends no request on it. Not
-    /// after a run TMDB refused or asked to slow down. A failure is logged and asked again at the next run; it
-    /// never changes the run's result.
+    /// after a run TMDB refused, failed or asked to slow down: the next run asks. A failure is logged and asked
+    /// again at the next run; it never changes the run's result.
     func refreshCertifications(after report: FetchReport) async {
         let summary = report.summary
-        guard !summary.unauthorized, summary.retryAfter == nil else { return }
+        guard !summary.unauthorized, summary.unavailable == 0, summary.retryAfter == nil else { return }
         await refreshCertificationsIfDue()
     }
 
@@ -17,7 +17,8 @@ extension BackgroundFetch {
         let (store, logger, region, now) = (runner.store, runner.logger, runner.settings.region, scheduler.now())
         let due: Bool = await offPool {
             do {
-                return CertificationRefresh.isDue(checkedAt: try store.certificationsCheckedAt(region: region), now: now)
+                return CertificationRefresh.isDue(
+                    checkedAt: try store.certificationsCheckedAt(region: region), now: now)
             } catch {
                 logger.warning("could not read when the certifications were last asked: \(error)")
                 return false

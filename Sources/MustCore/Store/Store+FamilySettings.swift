@@ -64,7 +64,8 @@ extension Store {
 
     private static func setSetting(_ name: String, to value: String, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            sql:
+                "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             arguments: [name, value])
     }
 }

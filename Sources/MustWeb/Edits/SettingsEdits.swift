@@ -68,7 +68,9 @@ extension WebEdits {
         guard let name else {
             throw PageError.badRequest("There is no member \"\(member)\"; nothing was changed.")
         }
-        return EditNotice(lines: [limit.map { "\(name) may watch up to \($0) (\(region))." } ?? "\(name) has no age limit."])
+        return EditNotice(lines: [
+            limit.map { "\(name) may watch up to \($0) (\(region))." } ?? "\(name) has no age limit."
+        ])
     }
 
     /// `mustc providers --ours` from the page: the ticked `service-ID` boxes, each a provider seen in the region
@@ -101,7 +103,8 @@ extension WebEdits {
         try await blocking { try self.editor().store.chooseServices(chosen, now: now) }
         let names = ids.map { id in seen.first { $0.id == id }?.name ?? "#\(id)" }
         return EditNotice(lines: [
-            names.isEmpty ? "The family has no services now." : "The family's services: \(names.joined(separator: ", "))."
+            names.isEmpty
+                ? "The family has no services now." : "The family's services: \(names.joined(separator: ", "))."
         ])
     }
 }
@@ -181,8 +184,10 @@ struct SettingsModel {
         if family.source == .config {
             configured = family.services.map(Shown.text).joined(separator: ", ")
             if family.shadowed {
-                shadowed = (family.chosen ?? []).map { id in seen.first { $0.id == id }.map { Shown.text($0.name) } ?? "#\(id)" }
-                    .joined(separator: ", ")
+                shadowed = (family.chosen ?? []).map { id in
+                    seen.first { $0.id == id }.map { Shown.text($0.name) } ?? "#\(id)"
+                }
+                .joined(separator: ", ")
             }
         }
     }
