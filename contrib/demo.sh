@@ -99,8 +99,8 @@ mustc changes --since 1d
 # Tonight's choices: the kids' age limits (the fetch read the region's certifications), the family's two services
 # (the same choices as the page's /settings), and a movie night Sofia has rated and Leo not yet, so the family page
 # shows the rating and, signed in, asks Leo "How was Up?".
-mustc member Sofia --age-limit PG-13
-mustc member Leo --age-limit PG
+mustc member Sofia --age-limit R
+mustc member Leo --age-limit PG-13
 mustc providers --ours Netflix --ours "Disney Plus"
 mustc night "Up" Sofia Leo
 mustc watched Sofia "Up" --rating 9

@@ -71,7 +71,7 @@ import Testing
         let stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()
         defer { stub.stop() }
-        let mustc = MustcBinary(stub: stub)
+        var mustc = MustcBinary(stub: stub)
         #expect(try await mustc("add", "Claire", "Up", "My Neighbor Totoro").status == 0)
         #expect(try await mustc("add", "Leo", "Spirited Away").status == 0)
         #expect(try await mustc("fetch").status == 0)
@@ -122,5 +122,15 @@ import Testing
         let chosen = try await send("/settings", cookie, nil)
         #expect(chosen.text.contains("name=\"service-337\" checked") && !chosen.text.contains("service-8\" checked"))
         #expect(try await mustc("providers", "--ours", "Nowhere").status == 64)
+
+        // family.services in the config wins: --ours is refused, and the kept choice is named, not lost.
+        let config = mustc.home.file("services.json")
+        try #"{"family": {"services": ["Netflix"]}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        mustc.environment["MUSTC_CONFIG"] = config
+        let refused = try await mustc("providers", "--ours", "Netflix")
+        #expect(refused.status == 78 && refused.stderr.contains("edit it there"), "\(refused.all)")
+        let shown = try await mustc("providers")
+        #expect(shown.stdout.contains("which is kept"), "\(shown.all)")
+        #expect(try sqlite(mustc.databasePath, "SELECT value FROM setting WHERE name = 'family.services'") == "337")
     }
 }
