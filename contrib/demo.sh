@@ -96,6 +96,15 @@ touch_movies "ids=14160&field=voteAverage"
 touch_movies "ids=8587,194"
 mustc fetch --force
 mustc changes --since 1d
+# Tonight's choices: the kids' age limits (the fetch read the region's certifications), the family's two services
+# (the same choices as the page's /settings), and a movie night Sofia has rated and Leo not yet, so the family page
+# shows the rating and, signed in, asks Leo "How was Up?".
+mustc member Sofia --age-limit R
+mustc member Leo --age-limit PG-13
+mustc providers --ours Netflix --ours "Disney Plus"
+mustc night "Up" Sofia Leo
+mustc watched Sofia "Up" --rating 9
+mustc nights
 mustc pick Claire Daniel Sofia Leo --count 3
 mustc status
 mustc export --member Sofia

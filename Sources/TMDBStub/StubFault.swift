@@ -39,6 +39,8 @@ public enum StubRoute: Sendable, Equatable {
     case images
     /// `/movie/{id}/recommendations` (issue 34); nil: any movie's.
     case recommendations(id: Int?)
+    /// `/certification/movie/list`.
+    case certifications
 
     func matches(path: String) -> Bool {
         switch self {
@@ -51,6 +53,7 @@ public enum StubRoute: Sendable, Equatable {
         case .recommendations(let id?): path.hasSuffix("/movie/\(id)/recommendations")
         case .details(nil): path.contains("/3/movie/")
         case .details(let id?): path.hasSuffix("/movie/\(id)")
+        case .certifications: path.hasSuffix("/certification/movie/list")
         }
     }
 }

@@ -25,7 +25,7 @@ enum Certifications {
                 "TMDB lists no movie certifications for family.region \(region); age limits need a region that has them"
             )
         }
-        try global.openStore(config).keepCertificationOrder(list, region: region)
+        try global.openStore(config).keepCertificationOrder(list, region: region, now: global.time.now())
         return list
     }
 

@@ -36,7 +36,8 @@ struct ChangesCommand: AsyncParsableCommand {
             if let member, try !store.hasMember(member) {
                 throw Failure.usage("there is no member \(quoted(member)); see `mustc members`")
             }
-            let report = try store.changes(since: start, member: member, services: config.family.services)
+            let report = try store.changes(
+                since: start, member: member, services: try config.resolvingServices(store).family.services)
             let text = report.render(
                 format, sparklines: format == .table && Output.isTerminal, forTerminal: Output.isTerminal)
             // CSV ends with its own CRLF; the others get a final newline.

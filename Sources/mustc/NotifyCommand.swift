@@ -36,7 +36,9 @@ struct NotifyCommand: AsyncParsableCommand {
                         + "config file (see docs/notifications.md)")
             }
             let store = try global.openStore(config)
-            guard let notifier = Notifier.configured(config, store: store, time: .system, logger: global.logger)
+            guard
+                let notifier = Notifier.configured(
+                    try config.resolvingServices(store), store: store, time: .system, logger: global.logger)
             else { return }
             let answers: [(String, SendOutcome?)]
             if test {

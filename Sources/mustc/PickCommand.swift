@@ -53,9 +53,10 @@ struct PickCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let config = try global.loadConfig()
-            let region = config.family.region
-            let store = try global.openStoreForReading(config)
+            let loaded = try global.loadConfig()
+            let region = loaded.family.region
+            let store = try global.openStoreForReading(loaded)
+            let config = try loaded.resolvingServices(store)
             var library = try store.movieNight(
                 members: members, trendSince: global.time.now().addingTimeInterval(-7 * 86_400), region: region,
                 taste: !noTaste)

@@ -64,7 +64,8 @@ struct SuggestCommand: AsyncParsableCommand {
                         + "see `mustc members`")
             }
             let filters = try await tonight.filters(
-                global, config, memberLimits: !library.ageLimits.isEmpty, certifications: &library.certifications)
+                global, try config.resolvingServices(store), memberLimits: !library.ageLimits.isEmpty,
+                certifications: &library.certifications)
             let report = SuggestReport(library, count: count, filters: filters).render(format)
             if format == .json { Output.exact(report) } else { print(report) }
         }

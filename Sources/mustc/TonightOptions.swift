@@ -46,8 +46,8 @@ struct TonightOptions: ParsableArguments {
         if streaming {
             guard !config.family.services.isEmpty else {
                 throw Failure.config(
-                    "--streaming keeps movies on the family's services, and family.services is empty; list them "
-                        + "there by name or id (see `mustc providers`)")
+                    "--streaming keeps movies on the family's services, and none are chosen; choose them with "
+                        + "`mustc providers --ours NAME`, on the page's settings, or in family.services")
             }
             filters.streaming = ServiceMatcher(config.family.services)
         }

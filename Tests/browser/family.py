@@ -123,6 +123,7 @@ def sweep(driver, plan, source, signed_in, result):
                     "scrollWidth": widths[0], "clientWidth": widths[1],
                     "small": driver.execute_script(SMALL_TARGETS),
                     "internal": [word for word in ("newData", "noData") if word in text],
+                    "text": text if path in ("/", "/settings") else None,
                     "title": driver.title, "dialog": dialog_opened(driver),
                     "bytes": len(driver.page_source.encode("utf-8")),
                     # The document's own status is not an error of the page: /members/Nobody is a 404 by design.

@@ -19,6 +19,8 @@ import Testing
         for arguments in [
             ["add", "Ann", "Up", "Amélie", "Spirited Away", "My Neighbor Totoro", "Dune (2021)"],
             ["add", "Bob", "Dune (1984)", "Up", "tmdb:\(hostileId)"], ["add", "Cy"] + cy,
+            // A movie night this week: signed in, the family page asks "How was My Neighbor Totoro?".
+            ["night", "My Neighbor Totoro", "Ann"],
         ] {
             let outcome = try await mustc.run(arguments)
             #expect(outcome.status == 0, "\(outcome.all)")
@@ -37,7 +39,7 @@ import Testing
 
     static let pages = [
         "/", "/members/Ann", "/members/Cy", "/movies/14160", "/movies/\(hostileId)", "/night?member=Ann&member=Bob",
-        "/changes", "/status", "/members/Nobody",
+        "/changes", "/status", "/members/Nobody", "/settings",
     ]
 
     @Test func everyPagePassesAxeFitsAPhoneAndEditsFromTheCards() async throws {
@@ -127,6 +129,13 @@ import Testing
             #expect(title.hasSuffix(" · mustc") && !title.hasPrefix(" ·"), "\(name): title \(title)")
             #expect((visit["bytes"] as? Int ?? .max) <= 100_000, "\(name): \(visit["bytes"] ?? 0) bytes")
             let url = visit["url"] as? String ?? ""
+            if url == "/" {
+                let asked = (visit["text"] as? String ?? "").contains("How was My Neighbor Totoro?")
+                #expect(asked == (visit["signedIn"] as? Bool == true), "\(name): the prompt is for the signed-in")
+            }
+            if url == "/settings", visit["signedIn"] as? Bool == true {
+                #expect((visit["text"] as? String ?? "").contains("The family's services"), "\(name)")
+            }
             if ["/", "/members/Ann", "/movies/14160"].contains(url) || url.hasPrefix("/night") {
                 #expect((visit["internal"] as? [String]) == [], "\(name) shows \(visit["internal"] ?? "")")
             }

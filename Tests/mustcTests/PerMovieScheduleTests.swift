@@ -90,8 +90,8 @@ import Testing
         stub.resetCounters()
         let json = try await fetchJSON()
         #expect(json["due"] as? Int == 1, "only the movie added without a lookup is due")
-        #expect(stub.requestCount == 1)
-        #expect(stub.requests.first?.path == "/3/search/movie")
+        // Its search, then the region's certification list, which the first fetch reads (issue 33).
+        #expect(stub.requests.map(\.path) == ["/3/search/movie", "/3/certification/movie/list"])
     }
 
     @Test func statusAndMoviesShowThePerMovieSchedule() async throws {

@@ -44,7 +44,9 @@ import Testing
         #expect(outcome.status == 0 && json["result"] as? String == "noData", "\(outcome.all)")
         #expect(posters == ["downloaded": 2, "failed": 0, "malformed": 0, "removed": 0])
         #expect(json["requests"] as? Int == 2, "posters cost no API request")
-        #expect(stub.requestCount - apiRequests == 2)
+        // The two details, and the region's certification list, which the first fetch reads (issue 33).
+        #expect(stub.requestCount - apiRequests == 3)
+        #expect(stub.requests.filter { $0.path == "/3/certification/movie/list" }.count == 1)
         #expect(
             Self.files(mustc)
                 == ["w185/poster14160.png", "w185/poster194.png", "w342/poster14160.png", "w342/poster194.png"])

@@ -100,7 +100,9 @@ import Testing
         stub.resetCounters()
         let first = try await mustc("fetch", "--json")
         #expect(first.status == 0, "\(first.all)")
-        #expect(detailsRequests.count == 5 && stub.requestCount == 5)
+        // Beside the details, the first fetch reads the region's certification list, once (issue 33).
+        #expect(detailsRequests.count == 5 && stub.requestCount == 6)
+        #expect(stub.requests.filter { $0.path == "/3/certification/movie/list" }.count == 1)
         #expect(detailsRequests.allSatisfy(appended))
         let path = mustc.databasePath
         #expect(

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// What follows a run while the fetch lock is still held: pruning old history, then the newData hook and the
-/// notifications. None can change the run's result or its exit code; their failures are logged.
+/// What follows a run while the fetch lock is still held: pruning old history, the region's certification list
+/// when it is due, then the newData hook and the notifications. None can change the run's result or its exit code; their failures are logged.
 extension BackgroundFetch {
     func afterRun(id: Int64, startedAt: Date, report: FetchReport, schedule: ScheduleState?) async {
         // An interrupted run (SIGINT, SIGTERM) was asked to stop: nothing more.
@@ -19,6 +19,8 @@ extension BackgroundFetch {
                 logger.warning("could not prune the rating history: \(error)")
             }
         }
+        // Before the notifications: tonight's pick reads the order for the members' age limits.
+        await refreshCertifications(after: report)
         // The notifications and the hook at once: the lock is held for the longer of the two deadlines, not both.
         async let notified: Void = notifier?.afterFetch(runId: id, startedAt: startedAt) ?? ()
         if let hook, report.summary.result == .newData { await runHook(hook, id: id, startedAt: startedAt) }

@@ -34,7 +34,21 @@ public struct BackgroundFetch: Sendable {
     public func perform(force: Bool, progress: (@Sendable (FetchProgress) -> Void)? = nil) async throws(StoreError)
         -> FetchDecision
     {
+        // The services as of this run: a choice made on the page since the last run counts (`FamilyServices`).
+        var fetch = self
+        let services = try runner.store.familyServices(configured: runner.settings.services).services
+        fetch.runner.settings.services = services
+        fetch.notifier?.services = services
+        return try await fetch.performWithServices(force: force, progress: progress)
+    }
+
+    private func performWithServices(force: Bool, progress: (@Sendable (FetchProgress) -> Void)?)
+        async throws(StoreError) -> FetchDecision
+    {
         if !force, let state = try scheduler.effectiveState(), !state.isDue(at: scheduler.now()) {
+            // No rating is due, but the certification list may be (30 days old): it comes when due, not with
+            // the next run, which may be a day away.
+            await refreshCertificationsIfDue()
             return .notDue(state)
         }
         guard let lock = try RunLock.acquire(path: lockPath) else {

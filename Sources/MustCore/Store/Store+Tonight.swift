@@ -164,18 +164,6 @@ extension Store {
         }
     }
 
-    /// Keeps TMDB's list for the region, replacing what was kept.
-    public func keepCertificationOrder(_ list: [RegionCertification], region: String) throws(StoreError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM certificationOrder WHERE region = ?", arguments: [region])
-            for entry in list {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO certificationOrder (region, certification, rank) VALUES (?, ?, ?)",
-                    arguments: [region, entry.certification, entry.order])
-            }
-        }
-    }
-
     /// Sets or clears a member's age limit; false when there is no such member.
     public func setAgeLimit(member name: String, to limit: String?) throws(StoreError) -> String? {
         try write { db in

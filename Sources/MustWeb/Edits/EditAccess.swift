@@ -158,8 +158,8 @@ struct PageInsert: Sendable {
 }
 
 extension WebEdits {
-    /// What a signed-in page gains: the bar and the last edit's notice at the top (on the family, member, movie and
-    /// status pages, which are where edits send the browser back to); the family page's add-a-member form and a
+    /// What a signed-in page gains: the bar and the last edit's notice at the top (on the family, member, movie,
+    /// status, night and settings pages, which are where edits send the browser back to); the family page's add-a-member form and a
     /// movie page's settle form at the bottom. A member page's add field and card controls, and /status's settle
     /// buttons, are part of the page itself.
     func insert(for path: String, token: SessionToken, pages: EditPages) async throws -> PageInsert {
@@ -175,7 +175,7 @@ extension WebEdits {
             return PageInsert(
                 top: top(true), bottom: pages.render(HomeFormsModel(csrf: csrf, notice: nil), "homeForms"))
         case "members" where segments.count == 2, "status" where segments.count == 1,
-            "night" where segments.count == 1:
+            "night" where segments.count == 1, "settings" where segments.count == 1:
             return PageInsert(top: top(true), bottom: "")
         case "movies" where segments.count == 2 || (segments.count == 3 && segments[1] == "local"):
             let key: MovieKey? =

@@ -60,6 +60,7 @@ enum EditRoutes {
             }
         }
         NightEditRoutes.register(on: router, edits: edits, pages: pages)
+        SettingsRoutes.register(on: router, edits: edits, pages: pages)
         router.post("/settle") { request, _ in
             try await guarded(request, pages) { form, token in
                 let back = sitePath(form["back"])

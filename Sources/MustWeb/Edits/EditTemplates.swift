@@ -4,13 +4,13 @@ enum EditTemplates {
     static let all: [String: String] = [
         "signin": signin, "confirmRemove": confirmRemove, "notice": notice, "csrf": csrf, "signedInBar": signedInBar,
         "signedInTop": signedInTop, "signedOutBar": signedOutBar, "homeForms": homeForms, "movieForms": movieForms,
-        "settleButton": settleButton, "addButton": addButton,
+        "settleButton": settleButton, "addButton": addButton, "settings": settings,
     ]
 
     static let csrf = #"<input type="hidden" name="csrf" value="{{csrf}}">"#
 
     static let signedInBar = """
-        <form class="session" method="post" action="/signout">{{>csrf}}Signed in: you can edit the lists. <button type="submit">Sign out</button></form>
+        <form class="session" method="post" action="/signout">{{>csrf}}Signed in: you can edit the lists. <a href="/settings">Settings</a> <button type="submit">Sign out</button></form>
 
         """
 

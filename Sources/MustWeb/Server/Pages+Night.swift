@@ -37,6 +37,7 @@ extension Pages {
         let since = trendStart
         let chosen = names.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let region = family.region
+        let services = try await familyServices().services
         let (everyone, library, genres, order) = try await reader.read { store in
             (
                 try store.members(),
@@ -52,7 +53,7 @@ extension Pages {
         }
         var filters = NightFilters(
             maxMinutes: choices.minutes, includeUnrated: choices.includeUnrated,
-            streaming: choices.streaming ? ServiceMatcher(family.services) : nil, genres: choices.genres)
+            streaming: choices.streaming ? ServiceMatcher(services) : nil, genres: choices.genres)
         if let age = choices.age {
             guard let known = order.first(where: { $0.certification.uppercased() == age.uppercased() }) else {
                 throw PageError.badRequest("\(region) has no certification \"\(age)\". Pick one from the list.")
@@ -60,7 +61,6 @@ extension Pages {
             filters.ageLimit = known.certification
         }
         let shelf = posters
-        let services = family.services
         var report = library.map { library in
             var report = PickReport(library, count: NightPage.count, includeWatched: includeWatched, filters: filters)
             report.locate(services: services, region: region)
@@ -80,7 +80,7 @@ extension Pages {
             members: everyone, chosen: chosen, report: report, includeWatched: includeWatched,
             back: Viewer.current.session == nil ? nil : EditRoutes.sitePath(back))
         page.offer(
-            choices, genres: genres, certifications: order.map(\.certification), hasServices: !family.services.isEmpty,
+            choices, genres: genres, certifications: order.map(\.certification), hasServices: !services.isEmpty,
             applied: library.flatMap { filters.appliedLimit($0) }, limits: library?.ageLimits ?? [:])
         return site.page(page, template: "night")
     }

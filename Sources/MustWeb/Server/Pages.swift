@@ -85,6 +85,12 @@ struct Pages: Sendable {
         return site.page(page, template: "status")
     }
 
+    /// The family's services as of now: the config's when it lists any, else the choice kept from the page.
+    func familyServices() async throws -> FamilyServices {
+        let configured = family.services
+        return try await reader.read { try $0.familyServices(configured: configured) }
+    }
+
     /// Each movie's poster path only where its file is on disk (a stat per movie, on the reader's thread).
     static func kept(_ report: RatingsReport, on shelf: PosterShelf) -> RatingsReport {
         var report = report
@@ -129,7 +135,12 @@ struct Pages: Sendable {
             throw PageError.badRequest(
                 "since=\(text) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20).")
         }
-        let services = family.services
-        return (text, try await reader.read { try $0.changes(since: start, services: services) })
+        let configured = family.services
+        return (
+            text,
+            try await reader.read {
+                try $0.changes(since: start, services: try $0.familyServices(configured: configured).services)
+            }
+        )
     }
 }

@@ -126,6 +126,9 @@ enum Stylesheet {
         .why { color: var(--muted); font-size: .875rem; }
         .choice form { display: inline-block; margin: 0 .5rem .5rem 0; }
         .poster.placeholder::after { content: attr(data-title); }
+        form.setting { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0; }
+        form.settings fieldset { border: 1px solid var(--line); display: flex; flex-direction: column; gap: .25rem; }
+        form.settings label { display: flex; flex-wrap: wrap; align-items: center; gap: .35rem; min-height: 2.75rem; }
         @media (max-width: 40rem) {
           table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
           table.cards tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem; padding: .5rem 0;
