@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -130,7 +131,9 @@ def sweep(driver, plan, source, signed_in, result):
             driver.set_window_size(width, 900)
             for colours in ("light", "dark"):
                 scheme(driver, colours)
+                started = time.monotonic()
                 axe = run_axe(driver)
+                result["axeSeconds"] = result.get("axeSeconds", 0) + time.monotonic() - started
                 result["axeVersion"] = axe.get("version")
                 result["rules"] = sorted(set(result.get("rules", [])) | set(axe.get("rules", [])))
                 widths = driver.execute_script(
@@ -215,10 +218,12 @@ def edits(driver, plan):
 
 def signed_out(plan, source):
     """The signed-out sweep, then what a visitor reads: the cards, the paging, the hostile titles."""
+    started = time.monotonic()
     driver = browser(360, 900)
     result = {"visits": []}
     try:
         sweep(driver, plan, source, False, result)
+        result["sweptAfter"] = time.monotonic() - started
         driver.set_window_size(1280, 900)
         result["cards"] = {}
         for path in plan["read"]:
@@ -229,6 +234,7 @@ def signed_out(plan, source):
         for path in plan["hostile"]:
             driver.get(plan["base"] + path)
             result["bdi"][path] = driver.execute_script(BDI)
+        result["readAfter"] = time.monotonic() - started
     finally:
         driver.quit()
     return result
@@ -236,11 +242,13 @@ def signed_out(plan, source):
 
 def signed_in(plan, source, swept):
     """The signed-in sweep; then, once `swept` (the signed-out reads are done), the edits from the cards."""
+    started = time.monotonic()
     driver = browser(360, 900)
     result = {"visits": []}
     try:
         sign_in(driver, plan["base"], plan["password"])
         sweep(driver, plan, source, True, result)
+        result["sweptAfter"] = time.monotonic() - started
         swept.wait()
         try:
             result["edits"] = edits(driver, plan)
@@ -248,6 +256,7 @@ def signed_in(plan, source, swept):
             result["edits"] = {"error": (repr(error) + " " + str(getattr(error, "msg", "") or ""))[:300],
                                "url": driver.current_url,
                                "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
+        result["editedAfter"] = time.monotonic() - started
     finally:
         driver.quit()
     return result
@@ -271,7 +280,11 @@ def main():
         first, second = out.result(), inside.result()
     result = {**first, "edits": second["edits"], "visits": first["visits"] + second["visits"],
               "rules": sorted(set(first.get("rules", [])) | set(second.get("rules", []))),
-              "axeVersion": first.get("axeVersion") or second.get("axeVersion")}
+              "axeVersion": first.get("axeVersion") or second.get("axeVersion"),
+              # Seconds from each Chromium's start, and in axe-core, for the test's printed figures.
+              "timing": {"signedOutSwept": first.get("sweptAfter"), "signedOutRead": first.get("readAfter"),
+                         "signedInSwept": second.get("sweptAfter"), "edited": second.get("editedAfter"),
+                         "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0)}}
     print(json.dumps(result))
 
 

@@ -54,6 +54,7 @@ import Testing
         defer { run.stop() }
         let rules = result["rules"] as? [String] ?? []
         print("axe-core \(result["axeVersion"] ?? "?") checked \(rules.count) rules: \(rules.joined(separator: " "))")
+        print("family.py seconds: \(result["timing"] ?? "?")")
         #expect(rules.contains("target-size") && rules.contains("color-contrast"), "\(rules)")
         try Self.expectEveryVisit(result)
         try Self.expectCards(result, equal: run.before)
