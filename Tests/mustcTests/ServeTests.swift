@@ -180,9 +180,15 @@ struct IdleRound: Sendable {
     /// The age of the first connection when the last one was looked at.
     var oldest = Duration.zero
 
+    /// No child is started while the 500 are open: Foundation's `Process.run()` lists /proc/self/fd into glibc's
+    /// 32 KB readdir buffer and copies 256 bytes from each entry, which reads past that buffer's end once this
+    /// process holds about 1,300 descriptors (swift-corelibs-foundation#5472, fixed after Swift 6.3.1). A
+    /// whole-suite run crashed so, in another test's launch, while this one held its connections.
     static func run(port: Int) async throws -> IdleRound {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try IdleRound(port: port) }) }.start()
+            Thread {
+                continuation.resume(with: Result { try ChildLaunch.withTurn { try IdleRound(port: port) } })
+            }.start()
         }
     }
 
