@@ -8,7 +8,7 @@ public func sqlite(_ path: String, _ sql: String) throws -> String {
     process.arguments = ["-cmd", ".timeout 5000", path, sql]
     let pipe = Pipe()
     process.standardOutput = pipe
-    try process.run()
+    try ChildLaunch.run(process)
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

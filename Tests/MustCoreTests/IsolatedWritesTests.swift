@@ -132,7 +132,7 @@ import Testing
         let input = Pipe()
         let output = Pipe()
         (holder.standardInput, holder.standardOutput) = (input, output)
-        try holder.run()
+        try ChildLaunch.run(holder)
         defer { if holder.isRunning { holder.terminate() } }
         input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
         let locked = output.fileHandleForReading.availableData

@@ -2,16 +2,19 @@
 
 Usage: family.py PLAN_JSON
 PLAN_JSON names the server (`base`), the family password, the pages to sweep, the member pages to read and the
-edits to make. Every page is loaded at 360 and 1280 px, light and dark, signed out and signed in; axe-core runs on
-each (target-size included) and the rules it checked are printed. Then, signed in at 360 px, the edits are made
-from the cards. One JSON object is printed; the Swift test (FamilyPageTests) judges it against the binary's own
-`ratings --format json`.
+edits to make. Every page is checked at 360 and 1280 px, light and dark, signed out and signed in; axe-core runs on
+each (target-size included) and the rules it checked are printed. The signed-out and signed-in sweeps run side by
+side in two Chromiums. Then, signed in at 360 px, the edits are made from the cards. One JSON object is printed;
+the Swift test (FamilyPageTests) judges it against the binary's own `ratings --format json`.
 """
 
+import concurrent.futures
 import importlib.util
 import json
 import os
 import sys
+import threading
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -72,9 +75,8 @@ return {raw: rawFound, shown: shown, outside: outside};
 """
 
 
-def run_axe(driver, source):
-    driver.execute_script(source)
-    driver.set_script_timeout(60)
+def run_axe(driver):
+    """axe-core over the document as it is laid out now (injected once per load by `sweep`)."""
     return driver.execute_async_script("""
 const done = arguments[arguments.length - 1];
 axe.run(document, {rules: {'target-size': {enabled: true}}, resultTypes: ['violations']})
@@ -105,32 +107,42 @@ def scheme(driver, name):
 
 
 def sweep(driver, plan, source, signed_in, result):
-    for width in (360, 1280):
-        driver.set_window_size(width, 900)
-        for colours in ("light", "dark"):
-            scheme(driver, colours)
-            for path in plan["pages"]:
-                driver.get(plan["base"] + path)
-                axe = run_axe(driver, source)
+    """Every page at 360 and 1280 px, light and dark. The pages hold no script, so one load of a page is laid out
+    again at each width and styled again in each scheme (as a phone turned or a theme switched would) rather than
+    loaded four times; axe-core, the widths and the small targets are read in each of the four."""
+    driver.set_script_timeout(60)
+    for path in plan["pages"]:
+        driver.set_window_size(360, 900)
+        scheme(driver, "light")
+        driver.get(plan["base"] + path)
+        driver.execute_script(source)
+        text = driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
+        loaded = {
+            "url": path, "signedIn": signed_in,
+            "internal": [word for word in ("newData", "noData") if word in text],
+            "text": text if path in ("/", "/settings") else None,
+            "title": driver.title, "dialog": dialog_opened(driver),
+            "bytes": len(driver.page_source.encode("utf-8")),
+            # The document's own status is not an error of the page: /members/Nobody is a 404 by design.
+            "consoleErrors": [entry["message"] for entry in driver.get_log("browser")
+                              if entry["level"] == "SEVERE"
+                              and not entry["message"].startswith(driver.current_url + " - ")],
+        }
+        for width in (360, 1280):
+            driver.set_window_size(width, 900)
+            for colours in ("light", "dark"):
+                scheme(driver, colours)
+                started = time.monotonic()
+                axe = run_axe(driver)
+                result["axeSeconds"] = result.get("axeSeconds", 0) + time.monotonic() - started
                 result["axeVersion"] = axe.get("version")
                 result["rules"] = sorted(set(result.get("rules", [])) | set(axe.get("rules", [])))
                 widths = driver.execute_script(
                     "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
-                text = driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
-                result["visits"].append({
-                    "url": path, "width": width, "scheme": colours, "signedIn": signed_in,
-                    "error": axe.get("error"), "violations": axe.get("violations", []),
-                    "scrollWidth": widths[0], "clientWidth": widths[1],
-                    "small": driver.execute_script(SMALL_TARGETS),
-                    "internal": [word for word in ("newData", "noData") if word in text],
-                    "text": text if path in ("/", "/settings") else None,
-                    "title": driver.title, "dialog": dialog_opened(driver),
-                    "bytes": len(driver.page_source.encode("utf-8")),
-                    # The document's own status is not an error of the page: /members/Nobody is a 404 by design.
-                    "consoleErrors": [entry["message"] for entry in driver.get_log("browser")
-                                      if entry["level"] == "SEVERE"
-                                      and not entry["message"].startswith(driver.current_url + " - ")],
-                })
+                result["visits"].append(dict(
+                    loaded, width=width, scheme=colours, error=axe.get("error"),
+                    violations=axe.get("violations", []), scrollWidth=widths[0], clientWidth=widths[1],
+                    small=driver.execute_script(SMALL_TARGETS)))
     scheme(driver, "light")
 
 
@@ -205,13 +217,14 @@ def edits(driver, plan):
     return done
 
 
-def main():
-    plan = json.loads(sys.argv[1])
-    source = axe_source()
+def signed_out(plan, source):
+    """The signed-out sweep, then what a visitor reads: the cards, the paging, the hostile titles."""
+    started = time.monotonic()
     driver = browser(360, 900)
     result = {"visits": []}
     try:
         sweep(driver, plan, source, False, result)
+        result["sweptAfter"] = time.monotonic() - started
         driver.set_window_size(1280, 900)
         result["cards"] = {}
         for path in plan["read"]:
@@ -222,16 +235,57 @@ def main():
         for path in plan["hostile"]:
             driver.get(plan["base"] + path)
             result["bdi"][path] = driver.execute_script(BDI)
+        result["readAfter"] = time.monotonic() - started
+    finally:
+        driver.quit()
+    return result
+
+
+def signed_in(plan, source, swept):
+    """The signed-in sweep; then, once `swept` (the signed-out reads are done), the edits from the cards."""
+    started = time.monotonic()
+    driver = browser(360, 900)
+    result = {"visits": []}
+    try:
         sign_in(driver, plan["base"], plan["password"])
         sweep(driver, plan, source, True, result)
+        result["sweptAfter"] = time.monotonic() - started
+        swept.wait()
         try:
             result["edits"] = edits(driver, plan)
         except Exception as error:  # the page the edits stopped on, to say why
             result["edits"] = {"error": (repr(error) + " " + str(getattr(error, "msg", "") or ""))[:300],
                                "url": driver.current_url,
                                "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
+        result["editedAfter"] = time.monotonic() - started
     finally:
         driver.quit()
+    return result
+
+
+def main():
+    """The two sweeps run side by side, each in its own Chromium (a core each); the edits wait for the signed-out
+    reads, which they would change."""
+    plan = json.loads(sys.argv[1])
+    source = axe_source()
+    swept = threading.Event()
+
+    def outside():
+        try:
+            return signed_out(plan, source)
+        finally:
+            swept.set()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        out, inside = pool.submit(outside), pool.submit(signed_in, plan, source, swept)
+        first, second = out.result(), inside.result()
+    result = {**first, "edits": second["edits"], "visits": first["visits"] + second["visits"],
+              "rules": sorted(set(first.get("rules", [])) | set(second.get("rules", []))),
+              "axeVersion": first.get("axeVersion") or second.get("axeVersion"),
+              # Seconds from each Chromium's start, and in axe-core, for the test's printed figures.
+              "timing": {"signedOutSwept": first.get("sweptAfter"), "signedOutRead": first.get("readAfter"),
+                         "signedInSwept": second.get("sweptAfter"), "edited": second.get("editedAfter"),
+                         "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0)}}
     print(json.dumps(result))
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import TMDBStub
 
 /// What the browser tests (Tests/browser/*.py) need besides the binary: Debian's chromium and chromedriver at
 /// /usr/bin, and a Python with the packages of contrib/packages/python.txt. `contrib/test.sh` installs them all;
@@ -48,7 +49,7 @@ enum BrowserTools {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let noPython = "Python 3 (\(python) does not run; apt-get install python3 python3-venv)"
-        guard (try? process.run()) != nil else { return noPython }
+        guard (try? ChildLaunch.run(process)) != nil else { return noPython }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return noPython }

@@ -56,6 +56,7 @@ import Testing
         defer { run.stop() }
         let rules = result["rules"] as? [String] ?? []
         print("axe-core \(result["axeVersion"] ?? "?") checked \(rules.count) rules: \(rules.joined(separator: " "))")
+        print("family.py seconds: \(result["timing"] ?? "?")")
         #expect(rules.contains("target-size") && rules.contains("color-contrast"), "\(rules)")
         try Self.expectEveryVisit(result)
         try Self.expectCards(result, equal: run.before)
@@ -111,6 +112,10 @@ import Testing
     static func expectEveryVisit(_ result: [String: Any]) throws {
         let visits = try #require(result["visits"] as? [[String: Any]])
         #expect(visits.count == pages.count * 8)
+        // Each page at each width, in each scheme, signed out and in: every one of the eight, once.
+        let seen = Set(
+            visits.map { "\($0["url"] ?? "") \($0["width"] ?? "") \($0["scheme"] ?? "") \($0["signedIn"] ?? "")" })
+        #expect(seen.count == pages.count * 8, "\(seen.sorted())")
         for visit in visits {
             let name =
                 "\(visit["url"] ?? "?") at \(visit["width"] ?? 0) px, \(visit["scheme"] ?? ""), "

@@ -59,7 +59,7 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         let pipe = Pipe()
         process.standardInput = pipe
-        try process.run()
+        try ChildLaunch.run(process)
         try pipe.fileHandleForWriting.write(contentsOf: input)
         try pipe.fileHandleForWriting.close()
         let (outcome, exited) = await Running(process: process, stdoutPath: out, stderrPath: err)

@@ -198,7 +198,7 @@ import ZIPFoundation
             process.arguments = ["-readonly", database, ".dump"]
             let pipe = Pipe()
             process.standardOutput = pipe
-            try process.run()
+            try ChildLaunch.run(process)
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return String(decoding: data, as: UTF8.self)

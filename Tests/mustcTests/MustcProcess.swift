@@ -101,13 +101,10 @@ struct MustcBinary: Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BinaryError.notFound(executable.path)
         }
-        // One launch at a time: a fresh-clone CI run crashed inside Foundation's Process.run() (a memmove of a bad
-        // pointer) while many tests started children at once. posix_spawn takes a millisecond, so this costs little.
-        try Self.launching.withLock { try process.run() }
+        // One launch at a time, with every other child the tests start (see ChildLaunch).
+        try ChildLaunch.run(process)
         return Running(process: process, stdoutPath: out, stderrPath: err)
     }
-
-    private static let launching = NSLock()
 
     /// Longer than any command takes on a loaded 2-core machine; a process still running then is a hang.
     static let deadline: Double = 120

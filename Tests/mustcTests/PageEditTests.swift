@@ -44,7 +44,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.standardError
-        try process.run()
+        try ChildLaunch.run(process)
         // The script bounds each step; this bounds the whole run (Chromium on a loaded 2-core machine is slow).
         let deadline = Date().addingTimeInterval(600)
         while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }

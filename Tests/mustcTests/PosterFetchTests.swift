@@ -174,7 +174,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        try process.run()
+        try ChildLaunch.run(process)
         process.waitUntilExit()
         return process.terminationStatus
     }

@@ -96,7 +96,7 @@ struct ReadOnlyTests {
             ".shell touch \(marker)",
             ".shell for i in $(seq 600); do [ -e \(release) ] && break; sleep 0.05; done", "COMMIT",
         ]
-        try writer.run()
+        try ChildLaunch.run(writer)
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: marker), Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
@@ -143,7 +143,7 @@ struct ReadOnlyTests {
         process.arguments = ["-cmd", ".timeout 5000", database, ".filectrl persist_wal 1", sql]
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ChildLaunch.run(process)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         // The first line is what .filectrl printed.

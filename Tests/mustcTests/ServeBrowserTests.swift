@@ -52,7 +52,7 @@ import Testing
         for path in [out, err] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
+        try ChildLaunch.run(process)
         let running = Running(process: process, stdoutPath: out, stderrPath: err)
         // Chromium starting on a loaded 2-core machine takes seconds; a run past this is a hang.
         let (outcome, exited) = await running.wait(orKillAfter: deadline)

@@ -61,16 +61,21 @@ import Testing
         let server = try await ServeProcess.start(mustc)
         defer { server.ensureStopped() }
         let port = try #require(URL(string: server.url)?.port)
-        let idle = (0..<500).map { _ in IdleConnection(port: port) }
-        defer { idle.forEach { $0.close() } }
-        #expect(idle.filter(\.connected).count == 500)
-        // A partial request head on some of them: a slow client that never finishes.
-        for connection in idle.prefix(100) { connection.send("GET / HTTP/1.1\r\nHost: x\r\n") }
-        let page = try await HTTP.get(server.url + "members/Ann")
-        #expect(page.status == 200)
-        #expect(page.body.contains("<bdi>Up</bdi>"))
+        // The server's header deadline (10 s from a connection's opening) rightly closes an idle connection, so a
+        // closed one only tells of making room when it is younger than that. A round that outlived the deadline
+        // (a starved test process) is run once more, at most twice, so that all 500 are judged.
+        var round = try await IdleRound.run(port: port)
+        for _ in 0..<2 where round.oldest >= IdleRound.headerDeadline {
+            print("500 idle connections: the round took \(round.oldest), past the header deadline; once more")
+            round = try await IdleRound.run(port: port)
+        }
+        #expect(round.connected == 500)
+        #expect(round.status == 200)
+        #expect(round.body.contains("<bdi>Up</bdi>"))
         // Served while every idle connection was still open: not by closing them to make room.
-        #expect(idle.filter(\.isOpen).count == 500)
+        // In a round within the deadline (all but a starved machine's), that is all 500 open.
+        #expect(round.closedYoung == 0, "\(round.closedYoung) closed before the header deadline, \(round.open) open")
+        #expect(round.open > 0)
     }
 
     @Test func pagesKeepAnsweringWhileAFetchWrites() async throws {
@@ -154,4 +159,81 @@ final class IdleConnection: Sendable {
 
     func send(_ text: String) { _ = text.withCString { write(descriptor, $0, strlen($0)) } }
     func close() { _ = Glibc.close(descriptor) }
+}
+
+/// One round of `fiveHundredIdleConnectionsDoNotStopANewClient`, on a thread of its own so that the test's few
+/// cooperative threads, busy with other tests, cannot stretch it: 500 connections opened (a partial request head
+/// on 100 of them, a slow client that never finishes), a page asked for on a 501st, and then each idle one looked
+/// at, with its age.
+struct IdleRound: Sendable {
+    static let headerDeadline = Duration.seconds(10)
+
+    var connected = 0
+    var status = 0
+    var body = ""
+    /// Open when looked at.
+    var open = 0
+    /// Closed, though younger than the header deadline: closed to make room.
+    var closedYoung = 0
+    /// Closed at the header deadline or later, as they should be.
+    var closedOld = 0
+    /// The age of the first connection when the last one was looked at.
+    var oldest = Duration.zero
+
+    /// No child is started while the 500 are open: Foundation's `Process.run()` lists /proc/self/fd into glibc's
+    /// 32 KB readdir buffer and copies 256 bytes from each entry, which reads past that buffer's end once this
+    /// process holds about 1,300 descriptors (swift-corelibs-foundation#5472, fixed after Swift 6.3.1). A
+    /// whole-suite run crashed so, in another test's launch, while this one held its connections.
+    static func run(port: Int) async throws -> IdleRound {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try ChildLaunch.withTurn { try IdleRound(port: port) } })
+            }.start()
+        }
+    }
+
+    private init(port: Int) throws {
+        let clock = ContinuousClock()
+        var opened: [(IdleConnection, ContinuousClock.Instant)] = []
+        defer { opened.forEach { $0.0.close() } }
+        for _ in 0..<500 {
+            let before = clock.now
+            opened.append((IdleConnection(port: port), before))
+        }
+        connected = opened.filter(\.0.connected).count
+        for (connection, _) in opened.prefix(100) { connection.send("GET / HTTP/1.1\r\nHost: x\r\n") }
+        (status, body) = try Self.get(port: port, path: "/members/Ann")
+        for (connection, before) in opened {
+            let age = clock.now - before
+            if connection.isOpen {
+                open += 1
+            } else if age < Self.headerDeadline {
+                closedYoung += 1
+            } else {
+                closedOld += 1
+            }
+        }
+        oldest = clock.now - opened[0].1
+    }
+
+    /// One HTTP/1.0 GET, read to the server's close, within 30 s.
+    static func get(port: Int, path: String) throws -> (Int, String) {
+        let connection = IdleConnection(port: port)
+        defer { connection.close() }
+        guard connection.connected else { throw RawHTTPError.cannotConnect(port) }
+        connection.send("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        let deadline = ContinuousClock.now + .seconds(30)
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let count = recv(connection.descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        let status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, text)
+    }
 }

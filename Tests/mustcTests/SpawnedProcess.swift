@@ -1,4 +1,5 @@
 import Foundation
+import TMDBStub
 
 /// The built binary started with posix_spawn and reaped with wait4, for what Process cannot give: the child's peak
 /// resident memory, and standard input from a FIFO the test holds.
@@ -28,7 +29,8 @@ struct SpawnedProcess {
         let envp = binary.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, binary.executable.path, &actions, nil, argv, envp)
+        // In turn with every other child the tests start (see ChildLaunch).
+        let result = ChildLaunch.withTurn { posix_spawn(&pid, binary.executable.path, &actions, nil, argv, envp) }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         return SpawnedProcess(
             pid: pid, stdoutPath: out, stderrPath: err, executable: binary.executable.resolvingSymlinksInPath().path)
@@ -95,8 +97,33 @@ struct SpawnedProcess {
     }
 
     /// Where the process's open descriptors point, once it runs `binary`.
-    func descriptors(_ binary: MustcBinary) -> [String] {
-        guard runs(binary) else { return [] }
+    func descriptors(_ binary: MustcBinary) -> [String] { openFiles() }
+
+    /// Sends `number` the moment the process holds `path` open, looking every millisecond from a thread of its own:
+    /// a test task waiting for one of a busy machine's few cooperative threads once looked too late, when the
+    /// process had read the file to its end. The moment it was sent, or nil when `path` was not opened in `seconds`.
+    func signal(_ number: Int32, onceItOpens path: String, within seconds: Double) async -> ContinuousClock.Instant? {
+        let process = self
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = ContinuousClock.now + .seconds(seconds)
+                while ContinuousClock.now < deadline {
+                    if process.openFiles().contains(path) {
+                        process.signal(number)
+                        continuation.resume(returning: ContinuousClock.now)
+                        return
+                    }
+                    usleep(1000)
+                }
+                continuation.resume(returning: nil)
+            }.start()
+        }
+    }
+
+    private func openFiles() -> [String] {
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == executable else {
+            return []
+        }
         let directory = "/proc/\(pid)/fd"
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)") }
