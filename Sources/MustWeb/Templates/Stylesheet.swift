@@ -124,6 +124,10 @@ enum Stylesheet {
         .pick-text .facts, .pick-text .where { font-size: .875rem; }
         .pick-text .overview { font-size: .9rem; }
         .why { color: var(--muted); font-size: .875rem; }
+        .new-actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .25rem; }
+        .new-actions form { max-width: 100%; }
+        .new-actions button { max-width: 100%; overflow-wrap: anywhere; padding: .35rem .9rem; }
+        p.quiet { color: var(--muted); }
         .choice form { display: inline-block; margin: 0 .5rem .5rem 0; }
         .poster.placeholder::after { content: attr(data-title); }
         @media (max-width: 40rem) {
