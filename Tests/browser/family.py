@@ -122,6 +122,8 @@ def sweep(driver, plan, source, signed_in, result):
                     "error": axe.get("error"), "violations": axe.get("violations", []),
                     "scrollWidth": widths[0], "clientWidth": widths[1],
                     "small": driver.execute_script(SMALL_TARGETS),
+                    "newCards": len(driver.find_elements(By.CSS_SELECTOR, "ol.suggestions li")),
+                    "newButtons": len(driver.find_elements(By.CSS_SELECTOR, ".new-actions button")),
                     "internal": [word for word in ("newData", "noData") if word in text],
                     "title": driver.title, "dialog": dialog_opened(driver),
                     "bytes": len(driver.page_source.encode("utf-8")),

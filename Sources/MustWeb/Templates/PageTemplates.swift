@@ -43,7 +43,7 @@ extension Templates {
         {{^empty(suggestions)}}
         <section aria-labelledby="something-new">
         <h2 id="something-new">Something new</h2>
-        <ol class="picks">
+        <ol class="suggestions">
         {{#suggestions}}
         <li class="pick">{{#poster}}{{>poster}}{{/poster}}<div class="pick-text">
         <h3 id="{{id}}"><a href="{{href}}" rel="external"><bdi>{{title}}</bdi></a>{{#year}} <span class="year">({{year}})</span>{{/year}}</h3>
