@@ -77,6 +77,10 @@ import Testing
 
     @Test func theRowSignedOutHasCardsWithoutButtonsUnderTonightsLimits() async throws {
         await gather()
+        try family.store.keepCertificationOrder(
+            ["G", "PG", "PG-13", "R"].enumerated().map { RegionCertification(certification: $1, order: $0 + 1) },
+            region: "US")
+        let asked = stub.requests.count
         try await family.test { client in
             let page = try await client.get(Self.night)
             #expect(page.status == .ok)
@@ -93,10 +97,17 @@ import Testing
             #expect(Self.cards(try await client.get(Self.night + "&minutes=100").text).count == 2)
             #expect(Self.cards(try await client.get(Self.night + "&streaming=on").text) == ["Kind"])
             #expect(Self.cards(try await client.get(Self.night + "&genre=Horror").text) == ["Scary"])
+            #expect(Self.cards(try await client.get(Self.night + "&age=PG").text).count == 2)
             // Sofia alone: only Totoro's.
             #expect(Self.cards(try await client.get("/night?member=Sofia").text) == ["Kind"])
         }
-        #expect(stub.requests.count > 0)
+        // A member's own limit applies as in `pick` and `suggest`.
+        _ = try family.store.setAgeLimit(member: "Sofia", to: "G")
+        try await family.test { client in
+            let page = try await client.get(Self.night)
+            #expect(Self.cards(page.text) == ["Kind"] && page.text.contains("Age limit: G (Sofia&#39;s)"))
+        }
+        #expect(stub.requests.count == asked, "a page request never asks TMDB")
     }
 
     @Test func beforeAnyFetchOneQuietSentenceAndNoTMDBRequest() async throws {
