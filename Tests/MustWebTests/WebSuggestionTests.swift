@@ -158,6 +158,21 @@ import Testing
             let after = try await client.get(Self.night, headers: [.cookie: cookie])
             #expect(after.text.contains("Not for us: “Scary (2001)” is never suggested again."))
             #expect(!Self.cards(after.text).contains("Scary"))
+            // The notice's Undo takes it back, and comes back to the same night.
+            let undo = try #require(after.text.firstMatch(of: #/<form method="post" action="([^"]*undo[^"]*)">/#))
+            let action = String(undo.output.1).replacingOccurrences(of: "&amp;", with: "&")
+            #expect(action == "/night/not-for-us/undo?back=/night%3Fmember%3DClaire%26member%3DSofia")
+            let undone = try await client.post(
+                action, form: [("csrf", csrf), ("movie", "tmdb:930002")], cookie: cookie, origin: "http://localhost")
+            #expect(undone.status == .seeOther && undone.headers[.location] == Self.night)
+            let back = try await client.get(Self.night, headers: [.cookie: cookie])
+            #expect(Self.cards(back.text).contains("Scary"))
+            #expect(back.text.contains("Took back “not for us”: “Scary” may be suggested again."))
+            let again = try await client.post(
+                "/night/not-for-us", form: [("csrf", csrf), ("movie", "tmdb:930002"), ("back", Self.night)],
+                cookie: cookie, origin: "http://localhost")
+            #expect(again.status == .seeOther)
+            #expect(!Self.cards(try await client.get(Self.night, headers: [.cookie: cookie]).text).contains("Scary"))
         }
         // Eight days on, the seeds' recommendations are asked again, Scary among them: it stays hidden.
         await family.clock.advance(by: .seconds(8 * 86_400))

@@ -193,6 +193,16 @@ extension Store {
         }
     }
 
+    /// Takes back one "not for us" (the page's Undo); the title it was hidden under, nil when it was not hidden.
+    public func unhideSuggestion(remoteId: Int) throws(StoreError) -> String? {
+        try write { db in
+            let title = try String.fetchOne(
+                db, sql: "SELECT title FROM suggestionHidden WHERE remoteId = ?", arguments: [remoteId])
+            try db.execute(sql: "DELETE FROM suggestionHidden WHERE remoteId = ?", arguments: [remoteId])
+            return title
+        }
+    }
+
     /// Clears every "not for us"; returns how many there were.
     public func forgetHiddenSuggestions() throws(StoreError) -> Int {
         try write { db in

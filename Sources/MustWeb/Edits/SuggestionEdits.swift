@@ -8,8 +8,18 @@ enum SuggestionEditRoutes {
     static func register(on router: Router<PageContext>, edits: WebEdits, pages: EditPages) {
         router.post("/night/not-for-us") { request, _ in
             try await EditRoutes.guarded(request, pages) { form, token in
-                let notice = await edits.notForUs(movie: form["movie"] ?? "")
-                return edits.redirect(notice, token, to: EditRoutes.sitePath(form["back"] ?? "/night"))
+                let back = EditRoutes.sitePath(form["back"] ?? "/night")
+                let notice = await edits.notForUs(movie: form["movie"] ?? "", back: back)
+                return edits.redirect(notice, token, to: back)
+            }
+        }
+        // The notice's Undo: its button carries the page to return to in its address, as the notice's buttons
+        // have no field of their own for it.
+        router.post("/night/not-for-us/undo") { request, _ in
+            let back = EditRoutes.sitePath(request.uri.queryParameters["back"].map(String.init) ?? "/night")
+            return try await EditRoutes.guarded(request, pages) { form, token in
+                let notice = await edits.takeBackNotForUs(movie: form["movie"] ?? "")
+                return edits.redirect(notice, token, to: back)
             }
         }
     }
@@ -17,7 +27,7 @@ enum SuggestionEditRoutes {
 
 extension WebEdits {
     /// Hides the suggestion from the family's suggestions, for every member and every later fetch.
-    func notForUs(movie text: String) async -> EditNotice {
+    func notForUs(movie text: String, back: String) async -> EditNotice {
         guard case .tmdb(let id)? = try? MovieReference.parse(text) else {
             return .error("“\(text)” does not name a suggestion; nothing was changed.")
         }
@@ -27,10 +37,30 @@ extension WebEdits {
             guard let shown = hidden.first else {
                 return .error("tmdb:\(id) is no suggestion any more; nothing was changed.")
             }
-            return EditNotice(lines: [
+            var notice = EditNotice(lines: [
                 "Not for us: “\(shown)” is never suggested again. `mustc suggest --forget` takes every “not for us” "
                     + "back."
             ])
+            var query = CharacterSet.alphanumerics
+            query.insert(charactersIn: "-._~/")
+            let undo = "/night/not-for-us/undo?back=" + (back.addingPercentEncoding(withAllowedCharacters: query) ?? "")
+            notice.adds = [AddChoice(action: undo, movie: "tmdb:\(id)", label: "Undo")]
+            return notice
+        } catch {
+            return failed(error)
+        }
+    }
+
+    /// The Undo of "Not for us": the movie may be suggested again.
+    func takeBackNotForUs(movie text: String) async -> EditNotice {
+        guard case .tmdb(let id)? = try? MovieReference.parse(text) else {
+            return .error("“\(text)” does not name a suggestion; nothing was changed.")
+        }
+        do {
+            guard let title = try await blocking({ try self.editor().store.unhideSuggestion(remoteId: id) }) else {
+                return .error("tmdb:\(id) was not hidden (already taken back?); nothing was changed.")
+            }
+            return EditNotice(lines: ["Took back “not for us”: “\(title)” may be suggested again."])
         } catch {
             return failed(error)
         }
