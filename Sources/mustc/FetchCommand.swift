@@ -36,7 +36,7 @@ struct FetchCommand: AsyncParsableCommand {
             let store = try global.openStore(config)
             var configured = try makeFetch(config: config, store: store)
             configured.hook = hook
-            configured.notifier = Notifier.configured(config, store: store, time: .system, logger: global.logger)
+            configured.notifier = Notifier.configured(config, store: store, time: global.time, logger: global.logger)
             configured.historyKeep = config.history.keep
             let fetch = configured
             let signals = Signals()

@@ -38,7 +38,7 @@ struct NotifyCommand: AsyncParsableCommand {
             let store = try global.openStore(config)
             guard
                 let notifier = Notifier.configured(
-                    try config.resolvingServices(store), store: store, time: .system, logger: global.logger)
+                    try config.resolvingServices(store), store: store, time: global.time, logger: global.logger)
             else { return }
             let answers: [(String, SendOutcome?)]
             if test {

@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
                         + "proxy in front (see the README)")
             }
             // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.
-            let app = try buildApplication(store: store, config: config, time: .system, logger: global.logger) {
+            let app = try buildApplication(store: store, config: config, time: global.time, logger: global.logger) {
                 url in FileHandle.standardOutput.write(Data("mustc: serving \(url)\n".utf8))
             }
             do {

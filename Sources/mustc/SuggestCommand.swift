@@ -11,7 +11,8 @@ struct SuggestCommand: AsyncParsableCommand {
             the members watching loved (their own rating of 8 or more, best first, ten each; for a member who has \
             rated nothing, the watched movies they keep with the best weighted rating). Best first: the movies \
             recommended from more of the watchers' loved movies, each counted by how much it was loved, then the \
-            weighted rating. Takes pick's choices for tonight; a movie whose runtime, certification or offers are \
+            weighted rating; each watcher's taste moves that as in pick (rating a genre 2 points below TMDB counts \
+            as loving the seed 2 points less), and --no-taste leaves it out. Takes pick's choices for tonight; a movie whose runtime, certification or offers are \
             not known yet is left out under a choice that needs them. The fetch gathers the recommendations in \
             the background, within suggest.requestsPerDay; this command asks TMDB nothing.
             --hide MOVIE says "not for us" (a title or tmdb:ID), and --forget takes every "not for us" back.
@@ -29,6 +30,9 @@ struct SuggestCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Never suggest this movie again (a title, or tmdb:ID).", valueName: "MOVIE"))
     var hide: String?
+
+    @Flag(help: "Rank without the members' taste.")
+    var noTaste = false
 
     @Flag(help: "Take back every \"not for us\".")
     var forget = false
@@ -57,7 +61,8 @@ struct SuggestCommand: AsyncParsableCommand {
                 return print("Took back \(count) \"not for us\"; those movies may be suggested again.")
             }
             let store = try global.openStoreForReading(config)
-            var library = try store.suggestionLibrary(members: members, region: config.family.region)
+            var library = try store.suggestionLibrary(
+                members: members, region: config.family.region, taste: !noTaste)
             if !library.unknown.isEmpty {
                 throw Failure.usage(
                     "there is no member \(library.unknown.map(quoted).joined(separator: ", ")); "

@@ -100,6 +100,32 @@ import Testing
         library.ageLimits = ["Ann": "G"]
         #expect(ids(NightFilters()).isEmpty)
     }
+
+    /// Claire rates Horror 3 points below TMDB and Animation 2 above, ten films each: her taste (−2.0 and +1.3
+    /// points, so −0.2 and +0.13 on the score) puts the Animation one, from a seed she loved less, first.
+    @Test func tasteMovesAHorrorSuggestionBelowAnAnimationOne() {
+        var horror = Self.movie(50, "Night Terror", 8, 5_000, seeds: [1])
+        horror.genres = ["Horror"]
+        var animation = Self.movie(51, "Paper Moon", 7, 5_000, seeds: [2])
+        animation.genres = ["Animation"]
+        var library = SuggestionLibrary(
+            members: ["Claire"],
+            seeds: [Self.seed("Claire", 1, "Alien", love: 9), Self.seed("Claire", 2, "Spirited Away", love: 8)],
+            candidates: [animation, horror], prior: prior)
+        #expect(Suggestions.rank(library, count: 5).map(\.candidate.remoteId) == [50, 51], "without taste: love")
+        let samples =
+            Array(repeating: TasteSample(own: 4, average: 7, genres: ["Horror"]), count: 10)
+            + Array(repeating: TasteSample(own: 9, average: 7, genres: ["Animation"]), count: 10)
+        library.tastes = [MemberTaste(member: "Claire", samples: samples)]
+        let ranked = Suggestions.rank(library, count: 5)
+        #expect(ranked.map(\.candidate.remoteId) == [51, 50])
+        #expect(abs(ranked[0].score - (0.8 + 20.0 / 15 / 10)) < 1e-9 && abs(ranked[1].score - 0.7) < 1e-9)
+        #expect(ranked[1].taste == ["Claire rates Horror 2.0 below TMDB (10 films)"])
+        #expect(ranked[1].why.hasSuffix("; Claire rates Horror 2.0 below TMDB (10 films)"))
+        // A watcher with no taste for its genres moves nothing: Sofia halves Claire's shift.
+        library.tastes.append(MemberTaste(member: "Sofia", samples: []))
+        #expect(abs(Suggestions.rank(library, count: 5)[1].score - 0.8) < 1e-9)
+    }
 }
 
 /// Issue 34's background work against the stub, in-process with a real store: the daily budget over a simulated
@@ -242,5 +268,43 @@ import Testing
         #expect(try store.suggestionLibrary(members: ["Claire"], region: "US").candidates.count == 16)
         #expect(try store.forgetHiddenSuggestions() == 1)
         #expect(try store.suggestionLibrary(members: ["Claire"], region: "US").candidates.count == 17)
+    }
+
+    /// The suggestions' posters come with their details, from the image host, onto the library's shelf; a movie no
+    /// seed recommends any more gives up its poster first when the shelf is over its bound, as a movie nobody
+    /// keeps does.
+    @Test func suggestionPostersAreDownloadedAndPrunedWithTheOthers() async throws {
+        let (old, new) = (Array(Self.ids[0..<3]), Self.ids[3])
+        stub.setRecommendations(id: 129, old)
+        stub.setRecommendations(id: 8392, [])
+        stub.setRecommendations(id: 14160, [])
+        try family()
+        let shelf = PosterShelf(databasePath: store.path)
+        func setup(maxBytes: Int64) -> PosterDownloads.Setup {
+            let client = PosterClient(
+                imageBaseURL: stub.imageBaseURL, timeout: 5,
+                transport: CurlTransport.make(maxConnections: 2, time: .system))
+            return PosterDownloads.Setup(
+                shelf: shelf, client: client, settings: .init(maxBytes: maxBytes, maxConcurrentDownloads: 2),
+                logger: quietLogger)
+        }
+        func onShelf(_ id: Int) -> Bool { shelf.has("/poster\(id).png", size: .w185) }
+        var first = work()
+        first.posters = setup(maxBytes: 10_000_000)
+        #expect(await first.run(time: time).details == 3)
+        #expect(old.allSatisfy(onShelf))
+        #expect(
+            Set(stub.imageRequests.map(\.path))
+                == Set(old.flatMap { ["/t/p/w185/poster\($0).png", "/t/p/w342/poster\($0).png"] }))
+        #expect(stub.imageRequests.allSatisfy { $0.query["api_key"] == nil })
+        // A week on, Spirited Away recommends another movie: the old three are no suggestions, and with room for
+        // one poster, theirs go and the new one's stays.
+        stub.setRecommendations(id: 129, [new])
+        await clock.advance(by: .seconds(8 * 86_400))
+        let room = Int64(StubPoster.png(id: new, width: 185).count + StubPoster.png(id: new, width: 342).count)
+        var second = work()
+        second.posters = setup(maxBytes: room)
+        #expect(await second.run(time: time).details == 1)
+        #expect(onShelf(new) && !old.contains(where: onShelf))
     }
 }

@@ -142,7 +142,9 @@ def sweep(driver, plan, source, signed_in, result):
                 result["visits"].append(dict(
                     loaded, width=width, scheme=colours, error=axe.get("error"),
                     violations=axe.get("violations", []), scrollWidth=widths[0], clientWidth=widths[1],
-                    small=driver.execute_script(SMALL_TARGETS)))
+                    small=driver.execute_script(SMALL_TARGETS),
+                    newCards=len(driver.find_elements(By.CSS_SELECTOR, "ol.suggestions li")),
+                    newButtons=len(driver.find_elements(By.CSS_SELECTOR, ".new-actions button"))))
     scheme(driver, "light")
 
 

@@ -11,8 +11,9 @@ import Testing
     static let hostileTitle = "Evil\u{202E}gnp.exe"
     static let password = "popcorn on sunday"
 
-    /// Ann keeps five classics and Dune (2021); Bob keeps Dune (1984), Up and a title with a U+202E; Cy keeps
-    /// 200 movies. Up moves by 0.001 and Spirited Away by 0.2 in a later fetch.
+    /// Ann keeps five classics and Dune (2021); Bob keeps Dune (1984), Up (loved: 9) and a title with a U+202E;
+    /// Cy keeps 200 movies. Up moves by 0.001 and Spirited Away by 0.2 in a later fetch. TMDB recommends three
+    /// movies nobody keeps from Up: the suggestions on /night.
     static func family(_ stub: TMDBStubServer) async throws -> MustcBinary {
         let mustc = MustcBinary(stub: stub)
         let cy = (0..<200).map { "tmdb:\(100_000 + $0)" }
@@ -21,6 +22,8 @@ import Testing
             ["add", "Bob", "Dune (1984)", "Up", "tmdb:\(hostileId)"], ["add", "Cy"] + cy,
             // A movie night this week: signed in, the family page asks "How was My Neighbor Totoro?".
             ["night", "My Neighbor Totoro", "Ann"],
+            // Bob loved Up: the fetch gathers its recommendations, /night's "Something new" (issue 34).
+            ["watched", "Bob", "tmdb:14160", "--rating", "9"],
         ] {
             let outcome = try await mustc.run(arguments)
             #expect(outcome.status == 0, "\(outcome.all)")
@@ -36,6 +39,14 @@ import Testing
         #expect(set.status == 0, "\(set.all)")
         return mustc
     }
+
+    static let suggested = [
+        StubMovie(id: 931_001, title: "Something <i>New</i> & \"Odd\"", voteAverage: 7.7, voteCount: 700),
+        StubMovie(id: 931_002, title: "Quiet Lake", voteAverage: 7.1, voteCount: 300),
+        StubMovie(
+            id: 931_003, title: "The Long Road Home of the Very Patient Travelling Family", voteAverage: 6.9,
+            voteCount: 90),
+    ]
 
     static let pages = [
         "/", "/members/Ann", "/members/Cy", "/movies/14160", "/movies/\(hostileId)", "/night?member=Ann&member=Bob",
@@ -84,7 +95,9 @@ import Testing
     static func run() async throws -> Run {
         let stub = TMDBStubServer(
             movies: StubMovie.classics + StubMovie.identity + StubMovie.synthetic(200)
-                + [StubMovie(id: Self.hostileId, title: Self.hostileTitle, voteAverage: 6.6, voteCount: 66)])
+                + [StubMovie(id: Self.hostileId, title: Self.hostileTitle, voteAverage: 6.6, voteCount: 66)]
+                + Self.suggested)
+        stub.setRecommendations(id: 14160, Self.suggested.map(\.id))
         try stub.start()
         var server: ServeProcess?
         do {
@@ -140,6 +153,13 @@ import Testing
             }
             if url == "/settings", visit["signedIn"] as? Bool == true {
                 #expect((visit["text"] as? String ?? "").contains("The family's services"), "\(name)")
+            }
+            if url.hasPrefix("/night") {
+                // The sweep saw "Something new": three cards; signed in, "Add to Ann's", "Add to Bob's" and "Not
+                // for us" on each.
+                #expect(visit["newCards"] as? Int == suggested.count, "\(name): \(visit["newCards"] ?? "")")
+                let buttons = (visit["signedIn"] as? Bool) == true ? suggested.count * 3 : 0
+                #expect(visit["newButtons"] as? Int == buttons, "\(name): \(visit["newButtons"] ?? "")")
             }
             if ["/", "/members/Ann", "/movies/14160"].contains(url) || url.hasPrefix("/night") {
                 #expect((visit["internal"] as? [String]) == [], "\(name) shows \(visit["internal"] ?? "")")

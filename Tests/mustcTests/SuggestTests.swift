@@ -38,7 +38,7 @@ import Testing
         stub.setRecommendations(id: 129, [14160, 930_002, 930_001, 930_003, 930_004, 930_005])
         stub.setRecommendations(id: 8392, [930_004, 930_001])
         try stub.start()
-        mustc = MustcBinary(stub: stub)
+        mustc = MustcBinary(stub: stub, posters: true)
         config = mustc.home.file("config.json")
         mustc.environment["MUSTC_CONFIG"] = config
         try """
@@ -80,10 +80,21 @@ import Testing
         let details = stub.requests.filter { $0.query["append_to_response"] != nil }.map(\.path)
         for id in 930_001...930_004 { #expect(details.filter { $0 == "/3/movie/\(id)" }.count == 1) }
         #expect(!details.contains("/3/movie/930005"))
-        let both = try await suggested("Claire", "Sofia")
+        // The fetch downloads the suggestions' posters onto the library's shelf, none of Quiet's (never detailed).
+        let shelf = mustc.databasePath + ".posters/w185/"
+        for id in 930_001...930_004 { #expect(FileManager.default.fileExists(atPath: shelf + "poster\(id).png")) }
+        #expect(!FileManager.default.fileExists(atPath: shelf + "poster930005.png"))
+        let both = try await suggested("Claire", "Sofia", "--no-taste")
         // Kind and Plain come from both watchers' seeds; then Claire's alone, each by its weighted rating (the
         // library's prior: C = 8.17, m = 16,870 votes): Kind 8.23, Plain 7.99; Scary 8.11, Epic 8.01.
         #expect(ids(both) == [930_001, 930_004, 930_002, 930_003])
+        // With their taste: Sofia rated My Neighbor Totoro (a Drama) 1.9 above TMDB, so Epic, a Drama, passes
+        // Scary, a Horror neither has rated.
+        let tasted = try await suggested("Claire", "Sofia")
+        #expect(ids(tasted) == [930_001, 930_004, 930_003, 930_002])
+        let epic = (tasted.first { $0["remoteId"] as? Int == 930_003 }?["taste"] as? [String]) ?? []
+        #expect(epic.contains { $0.hasPrefix("Sofia rates Drama 0.3 above TMDB") }, "\(epic)")
+        #expect((tasted.first { $0["remoteId"] as? Int == 930_002 }?["taste"] as? [String]) == [])
         let first = try #require(both.first)
         #expect(first["title"] as? String == "Kind" && first["year"] as? Int == 2019)
         #expect(first["runtime"] as? Int == 95 && first["certification"] as? String == "G")

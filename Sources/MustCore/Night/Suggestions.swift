@@ -54,6 +54,8 @@ public struct SuggestionLibrary: Sendable, Equatable {
     public var unknown: [String]
     public var ageLimits: [String: String] = [:]
     public var certifications: [RegionCertification] = []
+    /// The watchers' tastes (issue 33), as `pick` reads them; empty for `suggest --no-taste`.
+    public var tastes: [MemberTaste] = []
 
     public init(
         members: [String], seeds: [SuggestionSeed], candidates: [SuggestionCandidate], prior: NightPrior?,
@@ -78,12 +80,16 @@ public struct Suggestion: Sendable, Equatable {
     public var weighted: Double?
     public var because: [SuggestionSeed]
     public var why: String
+    /// "Claire rates Horror 2.0 below TMDB (12 films)", for each watcher whose taste moved it.
+    public var taste: [String] = []
 }
 
 /// Ranks suggestions for the watchers. Pure: the same library gives the same suggestions in the same order.
 public enum Suggestions {
     /// The best `count`: by how many watchers' seeds recommend it, each weighted by how much the watcher loved
-    /// their seed (love / 10, the strongest seed per watcher), then the weighted rating, the title and the id.
+    /// their seed (love / 10, the strongest seed per watcher), moved by the watchers' taste for its genres (the
+    /// mean shift of `TasteEffect`, in rating points, on the same scale: / 10, so rating Horror 2 points below
+    /// TMDB counts as loving the seed 2 points less), then the weighted rating, the title and the id.
     /// Tonight's filters apply as in `pick`; a candidate whose details are not known yet is left out under any
     /// filter that needs them (runtime, age limit, services), never shown as fitting a limit it might break.
     public static func rank(_ library: SuggestionLibrary, count: Int, filters: NightFilters = NightFilters())
@@ -102,10 +108,13 @@ public enum Suggestions {
             let weighted = library.prior.map {
                 MovieNight.weighted(average: candidate.voteAverage ?? 0, votes: candidate.voteCount ?? 0, prior: $0)
             }
-            let score = because.reduce(0) { $0 + $1.love / 10 }
+            let taste = TasteEffect.of(candidate.genres, tastes: library.tastes)
+            let score = because.reduce(0) { $0 + $1.love / 10 } + taste.shift / 10
+            var why = why(candidate, because) + filters.used(candidate.asNightCandidate, limited: limit != nil)
+            if !taste.notes.isEmpty { why += "; " + taste.notes.joined(separator: "; ") }
             return Suggestion(
-                candidate: candidate, score: score, weighted: weighted, because: because,
-                why: why(candidate, because) + filters.used(candidate.asNightCandidate, limited: limit != nil))
+                candidate: candidate, score: score, weighted: weighted, because: because, why: why,
+                taste: taste.notes)
         }
         return ranked.sorted(by: better).prefix(max(count, 0)).map { $0 }
     }
@@ -126,14 +135,19 @@ public enum Suggestions {
         }
     }
 
-    /// "because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10); 8.1 from 9,120 votes".
-    static func why(_ movie: SuggestionCandidate, _ because: [SuggestionSeed]) -> String {
-        let reasons = because.map { seed in
-            let name = seed.title
-            return seed.ownRating.map { "\(seed.member) loved \(name) (\($0))" }
-                ?? "\(seed.member) watched \(name)"
+    /// "because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10)": the page's reason too.
+    public static func because(_ seeds: [SuggestionSeed]) -> String {
+        let reasons = seeds.map { seed in
+            seed.ownRating.map { "\(seed.member) loved \(seed.title) (\($0))" }
+                ?? "\(seed.member) watched \(seed.title)"
         }
-        var text = MovieName.shown(movie.title, movie.year) + ": because " + MovieNight.names(reasons)
+        return "because " + MovieNight.names(reasons)
+    }
+
+    /// "Kind (2019): because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10); 8.1 from 9,120
+    /// votes".
+    static func why(_ movie: SuggestionCandidate, _ because: [SuggestionSeed]) -> String {
+        var text = MovieName.shown(movie.title, movie.year) + ": " + Self.because(because)
         if let average = movie.voteAverage, let votes = movie.voteCount {
             text += "; \(FigureText.table(average)) from \(MovieNight.grouped(votes)) vote\(votes == 1 ? "" : "s")"
         }

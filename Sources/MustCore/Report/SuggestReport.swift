@@ -2,7 +2,7 @@ import Foundation
 
 /// `mustc suggest`'s answer, as a text list or JSON in `pick`'s shape with `suggestions` where `pick` has `picks`:
 /// `{"members":[...],"suggestions":[{"remoteId","title","year","runtime","certification","genres","providers",
-/// "overview","voteAverage","voteCount","weighted","because":[{"member","title","year","ownRating"}],"why"}]}`.
+/// "overview","voteAverage","voteCount","weighted","because":[{"member","title","year","ownRating"}],"why","taste"}]}`.
 public struct SuggestReport: Sendable, Equatable, Encodable {
     public var members: [String]
     public var suggestions: [Suggestion]
@@ -67,7 +67,7 @@ public struct SuggestReport: Sendable, Equatable, Encodable {
 extension Suggestion: Encodable {
     private enum CodingKeys: String, CodingKey {
         case remoteId, title, year, runtime, certification, genres, providers, overview, voteAverage, voteCount
-        case weighted, because, why
+        case weighted, because, why, taste
     }
 
     /// Each watcher's seed, as `because` lists it; the year and the own rating `null` when unknown.
@@ -99,5 +99,6 @@ extension Suggestion: Encodable {
             because.map { Seed(member: $0.member, title: $0.title, year: $0.year, ownRating: $0.ownRating) },
             forKey: .because)
         try container.encode(why, forKey: .why)
+        try container.encode(taste, forKey: .taste)
     }
 }

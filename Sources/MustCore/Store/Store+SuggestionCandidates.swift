@@ -11,8 +11,11 @@ extension Store {
         """
 
     /// What `suggest` ranks for `members` (matched ignoring case and accents): their seeds, the candidates those
-    /// recommend, the library's prior, their age limits and the region's certifications. Reads only.
-    public func suggestionLibrary(members names: [String], region: String) throws(StoreError) -> SuggestionLibrary {
+    /// recommend, the library's prior, their age limits and the region's certifications; with `taste`, each
+    /// watcher's taste, as `movieNight` reads it. Reads only: the page calls it through `Store.forReading`.
+    public func suggestionLibrary(members names: [String], region: String, taste: Bool = false) throws(StoreError)
+        -> SuggestionLibrary
+    {
         try read { db in
             let (members, unknown) = try Self.memberRows(db, names)
             guard unknown.isEmpty else {
@@ -36,6 +39,7 @@ extension Store {
             }
             var library = SuggestionLibrary(
                 members: members.map(\.name), seeds: seeds, candidates: candidates, prior: try Self.nightPrior(db))
+            if taste { library.tastes = try members.map { try Self.taste(db, memberId: $0.id, name: $0.name) } }
             for member in members {
                 if let limit = try String.fetchOne(
                     db, sql: "SELECT ageLimit FROM member WHERE id = ?", arguments: [member.id])
@@ -186,6 +190,16 @@ extension Store {
                     arguments: [row["remoteId"] as Int, row["title"] as String, now.timeIntervalSince1970])
             }
             return chosen.map { MovieName.shown($0["title"], $0["year"]) }
+        }
+    }
+
+    /// Takes back one "not for us" (the page's Undo); the title it was hidden under, nil when it was not hidden.
+    public func unhideSuggestion(remoteId: Int) throws(StoreError) -> String? {
+        try write { db in
+            let title = try String.fetchOne(
+                db, sql: "SELECT title FROM suggestionHidden WHERE remoteId = ?", arguments: [remoteId])
+            try db.execute(sql: "DELETE FROM suggestionHidden WHERE remoteId = ?", arguments: [remoteId])
+            return title
         }
     }
 

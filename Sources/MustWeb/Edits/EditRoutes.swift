@@ -32,7 +32,8 @@ enum EditRoutes {
             return try await guarded(request, pages) { form, token in
                 let notice = await edits.add(
                     member: member, movie: form["movie"] ?? "", another: form["another"] == "1")
-                return edits.redirect(notice, token, to: WebPath.member(member))
+                // /night's "Add to …" comes back to the night it was pressed on.
+                return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
             }
         }
         router.post("/members/:name/watched") { request, context in
@@ -61,6 +62,7 @@ enum EditRoutes {
         }
         NightEditRoutes.register(on: router, edits: edits, pages: pages)
         SettingsRoutes.register(on: router, edits: edits, pages: pages)
+        SuggestionEditRoutes.register(on: router, edits: edits, pages: pages)
         router.post("/settle") { request, _ in
             try await guarded(request, pages) { form, token in
                 let back = sitePath(form["back"])

@@ -66,6 +66,9 @@ struct NightPage: Sendable {
     /// What the page says above the picks: who they are for, or what to do first.
     var heading: String?
     var note: String?
+    /// "Something new" (issue 34): suggestions for the watchers under tonight's limits, or one quiet sentence.
+    var suggestions: [SuggestionCard] = []
+    var suggestNote: String?
 
     init(
         members all: [MemberSummary], chosen: [String], report: PickReport?, includeWatched: Bool,

@@ -38,12 +38,14 @@ extension Pages {
         let chosen = names.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let region = family.region
         let services = try await familyServices().services
-        let (everyone, library, genres, order) = try await reader.read { store in
+        let (everyone, library, genres, order, new) = try await reader.read { store in
             (
                 try store.members(),
                 chosen.isEmpty
                     ? nil : try store.movieNight(members: chosen, trendSince: since, region: region, taste: true),
-                try store.genresSeen(), try store.certificationOrder(region: region)
+                try store.genresSeen(), try store.certificationOrder(region: region),
+                // Only what the fetch stored: a page request never asks TMDB.
+                chosen.isEmpty ? nil : try store.suggestionLibrary(members: chosen, region: region, taste: true)
             )
         }
         if let unknown = library?.unknown, !unknown.isEmpty {
@@ -60,28 +62,41 @@ extension Pages {
             }
             filters.ageLimit = known.certification
         }
-        let shelf = posters
         var report = library.map { library in
             var report = PickReport(library, count: NightPage.count, includeWatched: includeWatched, filters: filters)
             report.locate(services: services, region: region)
             return report
         }
-        if let picked = report {
-            // A stat per poster, on the reader's threads rather than the event loop.
-            report = try await reader.read { _ in
-                var report = picked
-                for index in report.picks.indices {
-                    report.picks[index].candidate.posterPath = shelf.kept(report.picks[index].candidate.posterPath)
-                }
-                return report
-            }
-        }
+        // `mustc suggest`'s answer under the same choices.
+        var suggested = new.map { SuggestReport($0, count: NightPage.count, filters: filters) }
+        (report, suggested) = try await keptPosters(report, suggested)
+        let signedIn = Viewer.current.session == nil ? nil : EditRoutes.sitePath(back)
         var page = NightPage(
-            members: everyone, chosen: chosen, report: report, includeWatched: includeWatched,
-            back: Viewer.current.session == nil ? nil : EditRoutes.sitePath(back))
+            members: everyone, chosen: chosen, report: report, includeWatched: includeWatched, back: signedIn)
+        if let suggested { page.suggest(suggested, services: services, region: region, back: signedIn) }
         page.offer(
             choices, genres: genres, certifications: order.map(\.certification), hasServices: !services.isEmpty,
             applied: library.flatMap { filters.appliedLimit($0) }, limits: library?.ageLimits ?? [:])
         return site.page(page, template: "night")
+    }
+
+    /// The picks' and suggestions' posters that are on the shelf (the others show the placeholder): a stat per
+    /// poster, on the reader's threads rather than the event loop.
+    private func keptPosters(_ report: PickReport?, _ suggested: SuggestReport?) async throws
+        -> (PickReport?, SuggestReport?)
+    {
+        guard report != nil || suggested != nil else { return (nil, nil) }
+        let shelf = posters
+        return try await reader.read { _ in
+            var (picks, new) = (report?.picks ?? [], suggested?.suggestions ?? [])
+            for index in picks.indices {
+                picks[index].candidate.posterPath = shelf.kept(picks[index].candidate.posterPath)
+            }
+            for index in new.indices { new[index].candidate.posterPath = shelf.kept(new[index].candidate.posterPath) }
+            var (report, suggested) = (report, suggested)
+            report?.picks = picks
+            suggested?.suggestions = new
+            return (report, suggested)
+        }
     }
 }

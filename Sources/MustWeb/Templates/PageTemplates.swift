@@ -40,6 +40,24 @@ extension Templates {
         </ol>
         {{/empty(picks)}}
         {{#note}}<p>{{note}}</p>{{/note}}
+        {{^empty(suggestions)}}
+        <section aria-labelledby="something-new">
+        <h2 id="something-new">Something new</h2>
+        <ol class="suggestions">
+        {{#suggestions}}
+        <li class="pick">{{#poster}}{{>poster}}{{/poster}}<div class="pick-text">
+        <h3 id="{{id}}"><a href="{{href}}" rel="external"><bdi>{{title}}</bdi></a>{{#year}} <span class="year">({{year}})</span>{{/year}}</h3>
+        {{#facts}}<p class="facts"><bdi>{{facts}}</bdi></p>{{/facts}}
+        {{#overview}}<p class="overview"><bdi>{{overview}}</bdi></p>{{/overview}}
+        {{#whereText}}<p class="where"><bdi>{{whereText}}</bdi></p>{{/whereText}}
+        <p class="why"><bdi>{{why}}</bdi></p>
+        {{#edit}}<div class="new-actions">{{#adds}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" aria-describedby="{{id}}">Add to <bdi>{{member}}</bdi>'s list</button></form>{{/adds}}<form method="post" action="/night/not-for-us"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" class="button" aria-describedby="{{id}}">Not for us</button></form></div>{{/edit}}
+        </div></li>
+        {{/suggestions}}
+        </ol>
+        </section>
+        {{/empty(suggestions)}}
+        {{#suggestNote}}<p class="quiet">{{suggestNote}}</p>{{/suggestNote}}
         {{/main}}{{/layout}}
         """
 

@@ -111,19 +111,23 @@ enum Stylesheet {
         form.night label, label[for=include-watched] { display: inline-flex; align-items: center; gap: .35rem;
           min-height: 2.75rem; }
         input[type=checkbox] { min-height: 0; width: 1.5rem; height: 1.5rem; }
-        ol.picks { list-style: none; padding: 0; }
+        ol.picks, ol.suggestions { list-style: none; padding: 0; }
         ul.nights { list-style: none; padding: 0; }
         ul.nights li { margin: .5rem 0; }
         ul.nights p { margin: .25rem 0; }
         form.rate-night { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .25rem 0; }
-        ol.picks li.pick { margin: 1rem 0; display: flex; gap: .75rem; align-items: flex-start; }
-        ol.picks li.pick .poster { flex: none; width: 6rem; }
+        ol.picks li.pick, ol.suggestions li.pick { margin: 1rem 0; display: flex; gap: .75rem; align-items: flex-start; }
+        ol.picks li.pick .poster, ol.suggestions li.pick .poster { flex: none; width: 6rem; }
         .pick-text { min-width: 0; display: flex; flex-direction: column; gap: .25rem; }
         .pick-text h3 { margin: 0; font-size: 1.05rem; }
         .pick-text p { margin: 0; overflow-wrap: anywhere; }
         .pick-text .facts, .pick-text .where { font-size: .875rem; }
         .pick-text .overview { font-size: .9rem; }
         .why { color: var(--muted); font-size: .875rem; }
+        .new-actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .25rem; }
+        .new-actions form { max-width: 100%; }
+        .new-actions button { max-width: 100%; overflow-wrap: anywhere; padding: .35rem .9rem; }
+        p.quiet { color: var(--muted); }
         .choice form { display: inline-block; margin: 0 .5rem .5rem 0; }
         .poster.placeholder::after { content: attr(data-title); }
         form.setting { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0; }

@@ -1,0 +1,212 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MustCore
+import TMDBStub
+import Testing
+
+@testable import MustWeb
+
+/// /night's "Something new" row (issue 34), in-process over a real store whose suggestions a real `SuggestionWork`
+/// gathered from the stub over loopback: the cards under tonight's limits, signed in and out; "Add to Claire's list"
+/// through the member page's add; "Not for us" across a following fetch; forms without the token refused.
+@Suite final class WebSuggestionTests {
+    let stub: TMDBStubServer
+    var family: WebFamily
+    static let night = "/night?member=Claire&member=Sofia"
+
+    /// Kind (G, 95 min, on Netflix), Scary (R, 120 min, on Disney Plus), and a title written to break the page.
+    static let movies = [
+        StubMovie(id: 930_001, title: "Kind", voteAverage: 8.5, voteCount: 4_000, releaseDate: "2019-01-01"),
+        StubMovie(id: 930_002, title: "Scary", voteAverage: 8.0, voteCount: 9_000),
+        StubMovie(id: 930_003, title: "<b>Bold</b> & \"Co\"", voteAverage: 7.0, voteCount: 3_000),
+    ]
+
+    init() throws {
+        stub = TMDBStubServer(movies: StubMovie.classics + Self.movies)
+        stub.setExtras(
+            id: 930_001,
+            StubExtras(runtime: 95, genres: ["Family"], certification: "G", offers: ["flatrate": [.netflix]]))
+        stub.setExtras(
+            id: 930_002,
+            StubExtras(runtime: 120, genres: ["Horror"], certification: "R", offers: ["flatrate": [.disneyPlus]]))
+        stub.setExtras(id: 930_003, StubExtras(runtime: 100, genres: ["Comedy"], certification: "PG"))
+        stub.setRecommendations(id: 129, [930_002, 930_001, 930_003])
+        stub.setRecommendations(id: 8392, [930_001])
+        try stub.start()
+        family = try WebFamily()
+        family.config.family.services = ["Netflix"]
+        try family.setPassword()
+        // Claire loved Spirited Away (9), Sofia My Neighbor Totoro (10).
+        for (member, id, title, rating) in [
+            ("Claire", 129, "Spirited Away", 9), ("Sofia", 8392, "My Neighbor Totoro", 10),
+        ] {
+            try family.keep(member, RemoteMovie(id: id, title: title, voteAverage: 8.3, voteCount: 10_000))
+            _ = try family.store.markWatched(
+                member: member, [.tmdb(id)], mark: WatchMark(watched: true, rating: rating), now: family.now)
+        }
+    }
+
+    deinit { stub.stop() }
+
+    /// One fetch's suggestion work, on the family's clock.
+    func gather() async {
+        var config = Config()
+        config.family.region = "US"
+        let stack = CurlTransport.stack(time: .system)
+        let client = TMDBClient(
+            baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 5,
+            retry: RetryPolicy(maxRetries: 0, baseDelay: 0.01, maxDelay: 0.1), transport: stack.transport,
+            executor: stack.executor, time: .system, logger: WebFamily.logger)
+        let work = SuggestionWork(
+            store: family.store, client: client, settings: SuggestionWork.Settings(config), logger: WebFamily.logger)
+        _ = await work.run(time: family.time)
+    }
+
+    var recommendationAsks: Int { stub.requests.filter { $0.path.hasSuffix("/recommendations") }.count }
+
+    /// The titles of the "Something new" cards, in order.
+    static func cards(_ page: String) -> [String] {
+        guard let row = page.range(of: "<h2 id=\"something-new\">") else { return [] }
+        return page[row.upperBound...].matches(
+            of: #/<h3 id="new-\d+"><a href="[^"]*" rel="external"><bdi>([^<]*)</bdi>/#
+        )
+        .map { String($0.output.1) }
+    }
+
+    @Test func theRowSignedOutHasCardsWithoutButtonsUnderTonightsLimits() async throws {
+        await gather()
+        try family.store.keepCertificationOrder(
+            ["G", "PG", "PG-13", "R"].enumerated().map { RegionCertification(certification: $1, order: $0 + 1) },
+            region: "US")
+        let asked = stub.requests.count
+        try await family.test { client in
+            let page = try await client.get(Self.night)
+            #expect(page.status == .ok)
+            #expect(Self.cards(page.text) == ["Kind", "Scary", "&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;Co&quot;"])
+            #expect(!page.text.contains("<b>Bold"), "escaped")
+            #expect(page.text.contains("1 h 35 min · G · Family"))
+            #expect(page.text.contains("On Netflix"))
+            #expect(page.text.contains("On Disney Plus, not one of ours"))
+            #expect(
+                page.text.contains(
+                    "Because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10) · 8.5 from"))
+            #expect(page.csrf == nil && !page.text.contains("Not for us") && !page.text.contains("Add to"))
+            // Tonight's limits, as `mustc suggest` applies them.
+            #expect(Self.cards(try await client.get(Self.night + "&minutes=100").text).count == 2)
+            #expect(Self.cards(try await client.get(Self.night + "&streaming=on").text) == ["Kind"])
+            #expect(Self.cards(try await client.get(Self.night + "&genre=Horror").text) == ["Scary"])
+            #expect(Self.cards(try await client.get(Self.night + "&age=PG").text).count == 2)
+            // Sofia alone: only Totoro's.
+            #expect(Self.cards(try await client.get("/night?member=Sofia").text) == ["Kind"])
+        }
+        // A member's own limit applies as in `pick` and `suggest`.
+        _ = try family.store.setAgeLimit(member: "Sofia", to: "G")
+        try await family.test { client in
+            let page = try await client.get(Self.night)
+            #expect(Self.cards(page.text) == ["Kind"] && page.text.contains("Age limit: G (Sofia&#39;s)"))
+        }
+        #expect(stub.requests.count == asked, "a page request never asks TMDB")
+    }
+
+    @Test func beforeAnyFetchOneQuietSentenceAndNoTMDBRequest() async throws {
+        try await family.test { client in
+            let page = try await client.get(Self.night)
+            #expect(page.status == .ok && Self.cards(page.text).isEmpty)
+            #expect(page.text.contains("<p class=\"quiet\">Nothing new for them yet.</p>"))
+            let ann = try await client.get("/night?member=Claire&minutes=90")
+            #expect(ann.text.contains("Nothing new for them yet that tonight&#39;s choices allow."))
+        }
+        #expect(stub.requests.isEmpty, "a page request never asks TMDB")
+    }
+
+    @Test func addToClairesListGoesThroughTheAddAndLeavesTheSuggestions() async throws {
+        await gather()
+        let family = family
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let page = try await client.get(Self.night, headers: [.cookie: cookie])
+            let csrf = try #require(page.csrf)
+            #expect(page.text.contains("action=\"/members/Claire/movies\""))
+            #expect(page.text.contains("Add to <bdi>Claire</bdi>'s list</button>"))
+            #expect(page.text.contains("Add to <bdi>Sofia</bdi>"))
+            #expect(page.text.contains("action=\"/night/not-for-us\""))
+            let added = try await client.post(
+                "/members/Claire/movies", form: [("csrf", csrf), ("movie", "tmdb:930001"), ("back", Self.night)],
+                cookie: cookie, origin: "http://localhost")
+            #expect(added.status == .seeOther && added.headers[.location] == Self.night)
+            let claire = try family.store.ratings(member: "Claire").members.first?.movies.compactMap(\.remoteId) ?? []
+            #expect(claire.contains(930_001), "\(claire)")
+            #expect(try family.store.ratings(member: "Sofia").members.first?.movies.compactMap(\.remoteId) == [8392])
+            let after = try await client.get(Self.night, headers: [.cookie: cookie])
+            #expect(after.text.contains("Claire now has"), "the add's notice")
+            #expect(Self.cards(after.text) == ["Scary", "&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;Co&quot;"])
+        }
+    }
+
+    @Test func notForUsSticksAcrossAFollowingFetch() async throws {
+        await gather()
+        let asked = recommendationAsks
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let csrf = try #require(try await client.get(Self.night, headers: [.cookie: cookie]).csrf)
+            let hidden = try await client.post(
+                "/night/not-for-us", form: [("csrf", csrf), ("movie", "tmdb:930002"), ("back", Self.night)],
+                cookie: cookie, origin: "http://localhost")
+            #expect(hidden.status == .seeOther && hidden.headers[.location] == Self.night)
+            let after = try await client.get(Self.night, headers: [.cookie: cookie])
+            #expect(after.text.contains("Not for us: “Scary (2001)” is never suggested again."))
+            #expect(!Self.cards(after.text).contains("Scary"))
+            // The notice's Undo takes it back, and comes back to the same night.
+            let undo = try #require(after.text.firstMatch(of: #/<form method="post" action="([^"]*undo[^"]*)">/#))
+            let action = String(undo.output.1).replacingOccurrences(of: "&amp;", with: "&")
+            #expect(action == "/night/not-for-us/undo?back=/night%3Fmember%3DClaire%26member%3DSofia")
+            let undone = try await client.post(
+                action, form: [("csrf", csrf), ("movie", "tmdb:930002")], cookie: cookie, origin: "http://localhost")
+            #expect(undone.status == .seeOther && undone.headers[.location] == Self.night)
+            let back = try await client.get(Self.night, headers: [.cookie: cookie])
+            #expect(Self.cards(back.text).contains("Scary"))
+            #expect(back.text.contains("Took back “not for us”: “Scary” may be suggested again."))
+            let again = try await client.post(
+                "/night/not-for-us", form: [("csrf", csrf), ("movie", "tmdb:930002"), ("back", Self.night)],
+                cookie: cookie, origin: "http://localhost")
+            #expect(again.status == .seeOther)
+            #expect(!Self.cards(try await client.get(Self.night, headers: [.cookie: cookie]).text).contains("Scary"))
+        }
+        // Eight days on, the seeds' recommendations are asked again, Scary among them: it stays hidden.
+        await family.clock.advance(by: .seconds(8 * 86_400))
+        await gather()
+        #expect(recommendationAsks == asked + 2)
+        try await family.test { client in
+            let cards = Self.cards(try await client.get(Self.night).text)
+            #expect(cards.first == "Kind" && !cards.contains("Scary"))
+        }
+        // `mustc suggest --forget`'s write brings it back.
+        #expect(try family.store.forgetHiddenSuggestions() == 1)
+        try await family.test { client in
+            let cards = Self.cards(try await client.get(Self.night).text)
+            #expect(cards.contains("Scary"))
+        }
+    }
+
+    @Test func formsWithoutTheTokenOrSignedOutAreRefusedAndChangeNothing() async throws {
+        await gather()
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let csrf = try #require(try await client.get(Self.night, headers: [.cookie: cookie]).csrf)
+            for (path, movie) in [("/night/not-for-us", "tmdb:930002"), ("/members/Claire/movies", "tmdb:930002")] {
+                for (form, origin, who) in [
+                    ([("movie", movie)], nil, cookie), ([("csrf", "not-the-token"), ("movie", movie)], nil, cookie),
+                    ([("csrf", csrf), ("movie", movie)], "http://evil.example", cookie),
+                    ([("csrf", csrf), ("movie", movie)], nil, nil),
+                ] as [([(String, String)], String?, String?)] {
+                    let answer = try await client.post(path, form: form, cookie: who, origin: origin)
+                    #expect(answer.status == .forbidden, "\(path) \(form) from \(origin ?? "no origin")")
+                }
+            }
+            #expect(Self.cards(try await client.get(Self.night).text).contains("Scary"))
+        }
+        #expect(try family.store.ratings(member: "Claire").members.first?.movies.compactMap(\.remoteId) == [129])
+    }
+}
