@@ -79,7 +79,7 @@ import Testing
         await gather()
         try family.store.keepCertificationOrder(
             ["G", "PG", "PG-13", "R"].enumerated().map { RegionCertification(certification: $1, order: $0 + 1) },
-            region: "US")
+            region: "US", now: family.now)
         let asked = stub.requests.count
         try await family.test { client in
             let page = try await client.get(Self.night)
