@@ -6,9 +6,11 @@
 #   contrib/demo.sh --serve             then the family's page on a free port, until Ctrl-C
 #   contrib/demo.sh --screenshots DIR   then the page at phone (360 px) and desktop (1280 px) width, taken by
 #                                       headless Chromium into DIR (the README's pictures: docs/screenshots):
-#                                       phone.png, movie.png and desktop.png; each page (family, member, movie,
-#                                       night) at both widths, light and dark; a signed-in member page. Selenium
-#                                       drives it: Debian's python3-selenium, or $MUSTC_TEST_PYTHON's venv.
+#                                       phone.png, movie.png, desktop.png and night.png (the whole family's
+#                                       night on their services, the whole page); each page (family, member,
+#                                       movie, that night) at both widths, light and dark; a signed-in member
+#                                       page. Selenium drives it: Debian's python3-selenium, or
+#                                       $MUSTC_TEST_PYTHON's venv.
 # MUSTC_DEMO_BIN_DIR=DIR uses the mustc and tmdb-stub already built in DIR: no install, no build (the README's
 # tests run the demo so, from inside `swift test`).
 set -euo pipefail
@@ -128,6 +130,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 url, shots, password = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
 options = Options()
@@ -136,11 +139,22 @@ for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 driver.set_page_load_timeout(60)
+broken = []  # a picture with a poster that did not load fails the run
 
 
-def shoot(name, width, height, path):
+def shoot(name, width, height, path, whole=False):
     driver.set_window_size(width, height)
     driver.get(url + path)
+    if whole:
+        # As tall as the page, so nothing is cut off: the window's height is its viewport's and the browser's own.
+        chrome, page = driver.execute_script(
+            "return [outerHeight - innerHeight, document.documentElement.scrollHeight]")
+        driver.set_window_size(width, page + chrome)
+    # Posters load lazily: the picture waits for every one in view (complete, and drawn or failed), 10 s at most.
+    WebDriverWait(driver, 10).until(lambda driver: driver.execute_script(
+        "return [...document.images].every(i => i.getBoundingClientRect().top > innerHeight || i.complete)"))
+    broken.extend(f"{name}: {source}" for source in driver.execute_script(
+        "return [...document.images].filter(i => i.complete && !i.naturalWidth).map(i => i.src)"))
     driver.save_screenshot(os.path.join(shots, name))
     print(f"demo.sh: {shots}/{name} ({width} px wide: {path})")
 
@@ -155,9 +169,11 @@ try:
     shoot("phone.png", 360, 1500, "/members/Claire")
     shoot("movie.png", 360, 1300, "/movies/14160")
     shoot("desktop.png", 1280, 900, "/")
+    # Tonight for the whole family on their services: Leo's age limit applies, each card says where it streams.
+    night = "/night?member=Claire&member=Daniel&member=Sofia&member=Leo&streaming=on"
+    shoot("night.png", 360, 1500, night, whole=True)
     # Every page at both widths, light and dark.
-    pages = [("family", "/"), ("member", "/members/Claire"), ("movie", "/movies/14160"),
-             ("night", "/night?member=Claire&member=Daniel")]
+    pages = [("family", "/"), ("member", "/members/Claire"), ("movie", "/movies/14160"), ("night", night)]
     for width, height, device in ((360, 780, "phone"), (1280, 900, "desktop")):
         for value in ("light", "dark"):
             scheme(value)
@@ -176,6 +192,8 @@ try:
     print(f"demo.sh: {shots}/member-phone-signed-in-cards.png (the cards' controls)")
 finally:
     driver.quit()
+if broken:
+    sys.exit("demo.sh: posters that did not load: " + ", ".join(broken))
 PYTHON
     exit 0
 fi
