@@ -73,15 +73,17 @@ mustc() {
     echo
 }
 
-# The stub's own control address (not TMDB's): a vote more, or popularity moved, so the next fetch finds changes.
-touch_movies() {
+# The stub's own control address (not TMDB's): `touch` a vote more, or popularity moved, so the next fetch finds
+# changes; `recommend` what TMDB recommends after a movie (the seeds of the suggestions).
+stub_control() {
     local port=${stub_url#http://127.0.0.1:}
     port=${port%%/*}
     exec 3<>"/dev/tcp/127.0.0.1/$port"
-    printf 'GET /_stub/touch?%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" >&3
+    printf 'GET /_stub/%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" >&3
     cat <&3 >/dev/null
     exec 3<&-
 }
+touch_movies() { stub_control "touch?$1"; }
 
 mustc add Claire "Amélie" "Spirited Away" "Dune (2021)" "The Lion King (1994)"
 mustc add Daniel "AMELIE" "Dune" "The Fast and the Furious"
@@ -107,6 +109,11 @@ mustc providers --ours Netflix --ours "Disney Plus"
 mustc night "Up" Sofia Leo
 mustc watched Sofia "Up" --rating 9
 mustc nights
+# Sofia loved Up: a fetch that runs (forced here; the timer's next due one otherwise) then asks TMDB what it
+# recommends after it, and the details of the best, and /night shows "Something new".
+stub_control "recommend?id=14160&ids=841,420818,603692"
+mustc fetch --force
+mustc suggest Claire Daniel Sofia Leo
 mustc pick Claire Daniel Sofia Leo --count 3
 mustc status
 mustc export --member Sofia

@@ -43,7 +43,7 @@ extension TMDBStubServer {
 
     /// Not TMDB: lets benchmarks that run the `tmdb-stub` binary read its counters and change ratings.
     /// `/_stub/touch?id=N` (or `ids=N,M,...`) adds a vote, or with `field=popularity` moves the popularity, with
-    /// `field=voteAverage` the rating.
+    /// `field=voteAverage` the rating. `/_stub/recommend` sets a movie's recommendations (the demo's suggestions).
     private func control(_ path: String, _ query: [String: String]) -> Reply {
         switch path {
         case "/_stub/stats":
@@ -79,6 +79,14 @@ extension TMDBStubServer {
                 changeLog.changed(id, at: now)
             }
             return Self.json(["touched": ids.count])
+        case "/_stub/recommend":
+            // `/_stub/recommend?id=N&ids=A,B`: what `/movie/N/recommendations` lists, as `setRecommendations`.
+            let listed = (query["ids"] ?? "").split(separator: ",").compactMap { Int($0) }
+            guard let id = query["id"].flatMap(Int.init), movieUnlocked(id) != nil,
+                listed.allSatisfy({ movieUnlocked($0) != nil })
+            else { return Self.error(404, code: 34, "No such stub movie.") }
+            recommendations[id] = listed
+            return Self.json(["recommended": listed.count])
         default:
             return Self.error(404, code: 34, "The resource you requested could not be found.")
         }

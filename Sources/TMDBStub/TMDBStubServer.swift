@@ -22,7 +22,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     private var extras: [Int: StubExtras] = [:]
     /// `/movie/{id}/recommendations`, by seed id, as tests set them; unset: an empty page, as TMDB answers for an
     /// obscure movie.
-    private var recommendations: [Int: [Int]] = [:]
+    var recommendations: [Int: [Int]] = [:]
     /// Serialised blocks, by what they hold (see `blockUnlocked`).
     private var blockCache: [String: Data] = [:]
     private var faults: [FaultRule] = []

@@ -10,14 +10,14 @@ extension Templates {
         <label for="{{id}}"><input type="checkbox" id="{{id}}" name="member" value="{{name}}"{{#checked}} checked{{/checked}}> <bdi>{{label}}</bdi></label>
         {{/members}}
         </fieldset>
-        <label for="include-watched"><input type="checkbox" id="include-watched" name="watched" value="include"{{#includeWatched}} checked{{/includeWatched}}> Include movies someone has watched</label>
         <fieldset class="tonight">
         <legend>Tonight</legend>
-        <label for="minutes">At most (minutes)</label> <input id="minutes" name="minutes" type="number" min="1" max="10000" inputmode="numeric" value="{{minutes}}">
-        {{^empty(ages)}}<label for="age">Age limit</label> <select id="age" name="age">{{#ages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/ages}}</select>{{/empty(ages)}}
+        <label for="include-watched"><input type="checkbox" id="include-watched" name="watched" value="include"{{#includeWatched}} checked{{/includeWatched}}> Include movies someone has watched</label>
+        <span class="field"><label for="minutes">At most (minutes)</label> <input id="minutes" name="minutes" type="number" min="1" max="10000" inputmode="numeric" value="{{minutes}}"></span>
+        {{^empty(ages)}}<span class="field"><label for="age">Age limit</label> <select id="age" name="age">{{#ages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/ages}}</select></span>{{/empty(ages)}}
         <label for="unrated"><input type="checkbox" id="unrated" name="unrated" value="include"{{#includeUnrated}} checked{{/includeUnrated}}> Include movies with no certification</label>
         {{#hasServices}}<label for="streaming"><input type="checkbox" id="streaming" name="streaming" value="on"{{#streaming}} checked{{/streaming}}> Only on our services</label>{{/hasServices}}
-        <label for="genre">Genre</label> <select id="genre" name="genre">{{#genres}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/genres}}</select>
+        <span class="field"><label for="genre">Genre</label> <select id="genre" name="genre">{{#genres}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/genres}}</select></span>
         </fieldset>
         <p><button type="submit">Pick</button></p>
         </form>

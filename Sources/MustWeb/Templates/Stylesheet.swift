@@ -108,8 +108,10 @@ enum Stylesheet {
         dl.figures dt { color: var(--muted); }
         dl.figures dd { margin: 0; }
         form.night fieldset { border: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
-        form.night label, label[for=include-watched] { display: inline-flex; align-items: center; gap: .35rem;
-          min-height: 2.75rem; }
+        form.night label { display: inline-flex; align-items: center; gap: .35rem; min-height: 2.75rem; }
+        /* A label and its control wrap together: as separate flex items, "Genre" ended a line at 360 px and its
+           list began the next. */
+        form.night .field { display: inline-flex; align-items: center; gap: .35rem; }
         input[type=checkbox] { min-height: 0; width: 1.5rem; height: 1.5rem; }
         ol.picks, ol.suggestions { list-style: none; padding: 0; }
         ul.nights { list-style: none; padding: 0; }
