@@ -73,9 +73,7 @@ struct MustcBinary: Sendable {
         for _ in 0..<40 {
             do {
                 return try launch(arguments, stdin: stdin)
-            } catch let error as NSError
-                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
-            {
+            } catch let error as POSIXError where error.code == .ETXTBSY {
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
@@ -83,27 +81,17 @@ struct MustcBinary: Sendable {
     }
 
     private func launch(_ arguments: [String], stdin: String?) throws -> Running {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
         // Files rather than pipes: a chatty child can never block on a full pipe.
         let id = UUID().uuidString
         let out = home.file("stdout-\(id)")
         let err = home.file("stderr-\(id)")
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        process.standardInput =
-            try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
-            ?? FileHandle.nullDevice
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BinaryError.notFound(executable.path)
         }
-        // One launch at a time, with every other child the tests start (see ChildLaunch).
-        try ChildLaunch.run(process)
-        return Running(process: process, stdoutPath: out, stderrPath: err)
+        // posix_spawn, not Foundation's Process (see SpawnedChild), in turn with every other child (ChildLaunch).
+        let child = try SpawnedChild(
+            executable.path, arguments, environment: environment, stdin: stdin, stdout: out, stderr: err)
+        return Running(process: child, stdoutPath: out, stderrPath: err)
     }
 
     /// Longer than any command takes on a loaded 2-core machine; a process still running then is a hang.
@@ -121,8 +109,19 @@ struct MustcBinary: Sendable {
     }
 }
 
+/// What a test reads of a child it started: Foundation's `Process`, or a `SpawnedChild` by the same names.
+protocol ChildProcess: AnyObject {
+    var processIdentifier: Int32 { get }
+    var isRunning: Bool { get }
+    var terminationStatus: Int32 { get }
+    func waitUntilExit()
+}
+
+extension Process: ChildProcess {}
+extension SpawnedChild: ChildProcess {}
+
 struct Running: @unchecked Sendable {
-    let process: Process
+    let process: any ChildProcess
     let stdoutPath: String
     let stderrPath: String
 
