@@ -95,6 +95,9 @@ let package = Package(
         // A TMDB-compatible HTTP server for tests and benchmarks; never linked into mustc.
         .target(name: "TMDBStub", dependencies: ["MustCore"]),
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
+        // The CPU of reading one details answer with its appended blocks, whole and cut to the region, for
+        // contrib/benchmarks/run (`--only answer`); never linked into mustc.
+        .executableTarget(name: "answer-bench", dependencies: ["MustCore"]),
         .testTarget(
             name: "MustCoreTests",
             dependencies: ["MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log")]

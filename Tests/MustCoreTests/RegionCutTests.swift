@@ -39,7 +39,7 @@ import Testing
     @Test func theCutAnswerDecodesAsTheWholeOneForAnyRegion() throws {
         let body = Self.answer(countries: 90)
         for region in ["AA", "BZ", "DL", "ZZ"] {
-            let cut = try #require(RegionCut.cut(body, region: region), region)
+            let cut = try #require(RegionCut.cut(body, region: region), "\(region)")
             #expect(cut.count < body.count / 20, "\(region): \(cut.count) of \(body.count) bytes")
             let (whole, part) = (try decoded(body, region: region), try decoded(cut, region: region))
             #expect(part.movie == whole.movie && part.extras == whole.extras, "\(region)")
@@ -58,5 +58,19 @@ import Testing
         #expect(part.extras == whole.extras && part.extras?.certification == nil && part.extras?.providers == nil)
         #expect(RegionCut.cut(Data(#"{"id": 1, "release_dates": {"results": [ "#.utf8), region: "US") == nil)
         #expect(RegionCut.cut(Data(#"[1, 2]"#.utf8), region: "US") == nil)
+    }
+
+    /// The decoder refuses the release block when a country before the region's names itself with no string: the
+    /// cut keeps such an entry, so the certification stays unknown as it did before the cut.
+    @Test func anEntryTheDecoderWouldRefuseIsKept() throws {
+        let body = Data(
+            (#"{"id": 1, "release_dates": {"results": [{"iso_3166_1": 12, "release_dates": []}, "#
+                + #"{"iso_3166_1": null}, {"iso_3166_1": "GB", "release_dates": [{"certification": "15", "type": 3}]}, "#
+                + #"{"iso_3166_1": "US", "release_dates": [{"certification": "R", "type": 3}]}]}}"#).utf8)
+        let cut = try #require(RegionCut.cut(body, region: "US"))
+        let text = String(decoding: cut, as: UTF8.self)
+        #expect(text.contains(#""iso_3166_1": 12"#) && !text.contains("GB") && !text.contains("null"), "\(text)")
+        let (whole, part) = (try decoded(body, region: "US"), try decoded(cut, region: "US"))
+        #expect(whole.extras?.certification == nil && part.extras == whole.extras)
     }
 }

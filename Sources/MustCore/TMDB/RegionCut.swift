@@ -2,10 +2,14 @@ import Foundation
 
 /// A details answer with the appended blocks, cut down to the family's region before it is decoded. A popular
 /// movie's answer is about 80 KB, 85% of it `watch/providers` for 80–95 countries and most of the rest
-/// `release_dates` for 45–65: JSONDecoder parses all of it before a single field is read (about 1.5 ms), though only
-/// one country is kept. The cut steps over the other countries byte by byte, parsing nothing, and hands the decoder
-/// the details and the region's entries alone; every rule of the decoding (types, trims, malformed blocks) is the
-/// decoder's, as before. A body the cut cannot follow is decoded whole, exactly as it came.
+/// `release_dates` for 45–65: JSONDecoder parses all of it before a single field is read, though only one country
+/// is kept. The cut steps over the other countries byte by byte, building no values, and hands the decoder the
+/// details and the region's entries alone; every rule of the decoding (types, trims, malformed blocks) is still the
+/// decoder's. A body the cut cannot follow is decoded whole, exactly as it came.
+///
+/// Hand-written for speed, measured (`contrib/benchmarks/run --only answer`, the stub's 80 KB answer, release
+/// build, thread CPU): MEASURED. Foundation offers no way to decode part of a document: JSONDecoder and
+/// JSONSerialization both scan every byte into their own map of the whole answer first.
 enum RegionCut {
     /// `body` with `release_dates.results` holding only the region's entries and `watch/providers.results` only
     /// the region's key; nil when the body is not a JSON object the cut can follow.
@@ -17,8 +21,22 @@ enum RegionCut {
     }
 }
 
+/// The details answer read as the client reads it, for the benchmark: cut to the region first, or whole as before.
+package enum DetailsReading {
+    package static func read(_ body: Data, region: String, cutting: Bool) throws -> (
+        movie: RemoteMovie, extras: MovieExtras?
+    ) {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.tmdbRegion] = region
+        let read = cutting ? RegionCut.cut(body, region: region) ?? body : body
+        let answer = try decoder.decode(DetailsAnswer.self, from: read)
+        return (answer.movie, answer.extras)
+    }
+}
+
 /// Steps over JSON text without building values: strings, numbers and literals by their bytes, objects and arrays
-/// by their brackets. Positions are offsets into `bytes`.
+/// by their brackets. Positions are offsets into `bytes`. Syntax inside a value stepped over is not checked: the
+/// decoder checks what is kept.
 struct JSONBytes {
     let bytes: UnsafeBufferPointer<UInt8>
     var at = 0
@@ -29,18 +47,10 @@ struct JSONBytes {
     static let releaseDatesKey = Array("release_dates".utf8), providersKey = Array("watch/providers".utf8)
     static let resultsKey = Array("results".utf8), countryKey = Array("iso_3166_1".utf8)
 
-    /// The range of a block's `results` value; nil when the block is no object or has none.
-    static func results(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
-        var block = JSONBytes(bytes: bytes, at: range.lowerBound)
-        var found: Range<Int>?
-        guard block.members({ key, value in if names(bytes, key, resultsKey) { found = value } }) else { return nil }
-        return found
-    }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     mutating func skipSpace() {
-        while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x0A || bytes[at] == 0x0D || bytes[at] == 0x09 {
-            at += 1
-        }
+        while at < bytes.count, Self.isSpace(bytes[at]) { at += 1 }
     }
 
     /// Whether the next byte (after spaces) is `byte`; consumes it when it is.
@@ -57,13 +67,12 @@ struct JSONBytes {
         guard at < bytes.count, bytes[at] == Self.quote else { return nil }
         var index = at + 1
         while index < bytes.count {
-            if bytes[index] == Self.backslash {
-                index += 2
-            } else if bytes[index] == Self.quote {
+            switch bytes[index] {
+            case Self.backslash: index += 2
+            case Self.quote:
                 defer { at = index + 1 }
                 return (at + 1)..<index
-            } else {
-                index += 1
+            default: index += 1
             }
         }
         return nil
@@ -93,8 +102,10 @@ struct JSONBytes {
             }
             return nil
         default:
-            while at < bytes.count, ![Self.comma, Self.close, Self.closeList, 0x20, 0x0A, 0x0D, 0x09].contains(bytes[at])
-            {
+            // A number or a literal: up to the next delimiter.
+            while at < bytes.count {
+                let byte = bytes[at]
+                if byte == Self.comma || byte == Self.close || byte == Self.closeList || Self.isSpace(byte) { break }
                 at += 1
             }
         }
@@ -110,8 +121,6 @@ struct JSONBytes {
         return text.utf8.elementsEqual(expected)
     }
 
-
-
     /// Walks an object's members, handing each key's content and value range to `body`; false when it is none.
     mutating func members(_ body: (Range<Int>, Range<Int>) -> Void) -> Bool {
         guard take(Self.open) else { return false }
@@ -121,6 +130,14 @@ struct JSONBytes {
             body(key, value)
         } while take(Self.comma)
         return take(Self.close)
+    }
+
+    /// The range of a block's `results` value; nil when the block is no object or has none.
+    static func results(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
+        var block = JSONBytes(bytes: bytes, at: range.lowerBound)
+        var found: Range<Int>?
+        guard block.members({ key, value in if names(bytes, key, resultsKey) { found = value } }) else { return nil }
+        return found
     }
 
     /// The top-level object again, with the two blocks cut to the region.
@@ -133,17 +150,18 @@ struct JSONBytes {
             if !first { out.append(Self.comma) }
             first = false
             out.append(Self.quote)
-            out.append(contentsOf: bytes[key])
+            out.append(UnsafeBufferPointer(rebasing: bytes[key]))
             out.append(contentsOf: [Self.quote, Self.colon])
             if Self.names(bytes, key, Self.releaseDatesKey),
                 let kept = Self.releaseDates(bytes, value, region: region)
             {
                 out.append(kept)
-            } else if Self.names(bytes, key, Self.providersKey), let kept = Self.providers(bytes, value, region: region)
+            } else if Self.names(bytes, key, Self.providersKey),
+                let kept = Self.providers(bytes, value, region: region)
             {
                 out.append(kept)
             } else {
-                out.append(contentsOf: bytes[value])
+                out.append(UnsafeBufferPointer(rebasing: bytes[value]))
             }
         }
         skipSpace()
@@ -152,7 +170,23 @@ struct JSONBytes {
         return out
     }
 
-    /// `{"results":[…]}` with only the entries whose `iso_3166_1` is the region; nil when not so shaped.
+    /// Whether a `release_dates` entry can be left out: it is an object whose `iso_3166_1` is absent, null or
+    /// another country's code, which the decoder steps over too; nil when it is no object (the cut gives up).
+    static func isOtherCountry(_ bytes: UnsafeBufferPointer<UInt8>, _ entry: Range<Int>, region: [UInt8]) -> Bool? {
+        var country = JSONBytes(bytes: bytes, at: entry.lowerBound)
+        var other = true
+        let object = country.members { key, value in
+            guard names(bytes, key, Self.countryKey) else { return }
+            let text = bytes[value.lowerBound] == Self.quote && value.count >= 2
+            let null = bytes[value].elementsEqual("null".utf8)
+            // Any other type is the decoder's to refuse: the entry is kept.
+            other = null || (text && !names(bytes, (value.lowerBound + 1)..<(value.upperBound - 1), region))
+        }
+        return object ? other : nil
+    }
+
+    /// `{"results":[…]}` with only the entries of the region (and any the decoder must judge); nil when not so
+    /// shaped.
     static func releaseDates(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, region: [UInt8]) -> Data? {
         guard let results = results(bytes, range) else { return nil }
         var list = JSONBytes(bytes: bytes, at: results.lowerBound)
@@ -161,21 +195,12 @@ struct JSONBytes {
         guard list.take(Self.openList) else { return nil }
         if !list.take(Self.closeList) {
             repeat {
-                guard let entry = list.value() else { return nil }
-                var country = JSONBytes(bytes: bytes, at: entry.lowerBound)
-                var named = false
-                guard
-                    country.members({ key, value in
-                        if names(bytes, key, Self.countryKey), value.count >= 2, bytes[value.lowerBound] == Self.quote,
-                            names(bytes, (value.lowerBound + 1)..<(value.upperBound - 1), region)
-                        {
-                            named = true
-                        }
-                    })
-                else { return nil }
-                if named {
+                guard let entry = list.value(), let other = isOtherCountry(bytes, entry, region: region) else {
+                    return nil
+                }
+                if !other {
                     if any { kept.append(Self.comma) }
-                    kept.append(contentsOf: bytes[entry])
+                    kept.append(UnsafeBufferPointer(rebasing: bytes[entry]))
                     any = true
                 }
             } while list.take(Self.comma)
@@ -190,13 +215,16 @@ struct JSONBytes {
         guard let results = results(bytes, range) else { return nil }
         var countries = JSONBytes(bytes: bytes, at: results.lowerBound)
         var kept = Data("{\"results\":{".utf8)
+        var any = false
         guard
             countries.members({ key, value in
                 guard names(bytes, key, region) else { return }
+                if any { kept.append(Self.comma) }
+                any = true
                 kept.append(Self.quote)
                 kept.append(contentsOf: region)
                 kept.append(contentsOf: [Self.quote, Self.colon])
-                kept.append(contentsOf: bytes[value])
+                kept.append(UnsafeBufferPointer(rebasing: bytes[value]))
             })
         else { return nil }
         kept.append(contentsOf: "}}".utf8)
