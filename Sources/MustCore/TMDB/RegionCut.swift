@@ -3,13 +3,12 @@ import Foundation
 /// A details answer with the appended blocks, cut down to the family's region before it is decoded. A popular
 /// movie's answer is about 80 KB, 85% of it `watch/providers` for 80–95 countries and most of the rest
 /// `release_dates` for 45–65: JSONDecoder parses all of it before a single field is read, though only one country
-/// is kept. The cut steps over the other countries byte by byte, building no values, and hands the decoder the
-/// details and the region's entries alone; every rule of the decoding (types, trims, malformed blocks) is still the
-/// decoder's. A body the cut cannot follow is decoded whole, exactly as it came.
+/// is kept. The cut steps over the other countries once, byte by byte, building no values, and hands the decoder
+/// the details and the region's entries alone; every rule of the decoding (types, trims, malformed blocks) is still
+/// the decoder's. A body the cut cannot follow is decoded whole, exactly as it came.
 ///
-/// Hand-written for speed, measured (`contrib/benchmarks/run --only answer`, the stub's 80 KB answer, release
-/// build, thread CPU): MEASURED. Foundation offers no way to decode part of a document: JSONDecoder and
-/// JSONSerialization both scan every byte into their own map of the whole answer first.
+/// Hand-written for speed, measured: MEASURED. Foundation offers no way to decode part of a document:
+/// JSONDecoder and JSONSerialization both parse every byte of the answer before the first field is read.
 enum RegionCut {
     /// `body` with `release_dates.results` holding only the region's entries and `watch/providers.results` only
     /// the region's key; nil when the body is not a JSON object the cut can follow.
@@ -61,19 +60,21 @@ struct JSONBytes {
         return true
     }
 
-    /// A string's content (between its quotes, escapes as written); nil when no string starts here.
+    /// A string's content (between its quotes, escapes as written); nil when no string starts here. The closing
+    /// quote is found with memchr: one preceded by an odd run of backslashes is escaped.
     mutating func string() -> Range<Int>? {
         skipSpace()
-        guard at < bytes.count, bytes[at] == Self.quote else { return nil }
+        guard at < bytes.count, bytes[at] == Self.quote, let base = bytes.baseAddress else { return nil }
         var index = at + 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case Self.backslash: index += 2
-            case Self.quote:
-                defer { at = index + 1 }
-                return (at + 1)..<index
-            default: index += 1
+        while index < bytes.count, let found = memchr(base + index, Int32(Self.quote), bytes.count - index) {
+            let end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            var slashes = 0
+            while bytes[end - 1 - slashes] == Self.backslash { slashes += 1 }
+            if slashes % 2 == 0 {
+                defer { at = end + 1 }
+                return (at + 1)..<end
             }
+            index = end + 1
         }
         return nil
     }
@@ -121,48 +122,50 @@ struct JSONBytes {
         return text.utf8.elementsEqual(expected)
     }
 
-    /// Walks an object's members, handing each key's content and value range to `body`; false when it is none.
-    mutating func members(_ body: (Range<Int>, Range<Int>) -> Void) -> Bool {
+    /// Walks an object's members: `body` has each key's content and must step over its value with the scanner it
+    /// is handed (false: the object cannot be followed). False when it is no object or cannot be followed.
+    mutating func members(_ body: (inout JSONBytes, Range<Int>) -> Bool) -> Bool {
         guard take(Self.open) else { return false }
         if take(Self.close) { return true }
         repeat {
-            guard let key = string(), take(Self.colon), let value = value() else { return false }
-            body(key, value)
+            guard let key = string(), take(Self.colon), body(&self, key) else { return false }
         } while take(Self.comma)
         return take(Self.close)
     }
 
-    /// The range of a block's `results` value; nil when the block is no object or has none.
-    static func results(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
-        var block = JSONBytes(bytes: bytes, at: range.lowerBound)
-        var found: Range<Int>?
-        guard block.members({ key, value in if names(bytes, key, resultsKey) { found = value } }) else { return nil }
-        return found
-    }
-
-    /// The top-level object again, with the two blocks cut to the region.
+    /// The top-level object again, with the two blocks cut to the region; each byte is stepped over once.
     mutating func cutTopLevel(region: [UInt8]) -> Data? {
         var out = Data([Self.open])
-        out.reserveCapacity(4096)
+        out.reserveCapacity(8192)
         var first = true
         let bytes = bytes
-        let whole = members { key, value in
+        let whole = members { scanner, key in
             if !first { out.append(Self.comma) }
             first = false
             out.append(Self.quote)
             out.append(UnsafeBufferPointer(rebasing: bytes[key]))
             out.append(contentsOf: [Self.quote, Self.colon])
-            if Self.names(bytes, key, Self.releaseDatesKey),
-                let kept = Self.releaseDates(bytes, value, region: region)
-            {
-                out.append(kept)
-            } else if Self.names(bytes, key, Self.providersKey),
-                let kept = Self.providers(bytes, value, region: region)
-            {
-                out.append(kept)
-            } else {
-                out.append(UnsafeBufferPointer(rebasing: bytes[value]))
+            let releases = Self.names(bytes, key, Self.releaseDatesKey)
+            if releases || Self.names(bytes, key, Self.providersKey) {
+                var block = scanner
+                let results: Data?
+                if releases {
+                    results = block.results { $0.releaseEntries(region) }
+                } else {
+                    results = block.results { $0.offers(region) }
+                }
+                if let results {
+                    scanner = block
+                    out.append(contentsOf: #"{"results":"#.utf8)
+                    out.append(results)
+                    out.append(Self.close)
+                    return true
+                }
+                // Not so shaped: the block goes as it came, for the decoder to judge.
             }
+            guard let value = scanner.value() else { return false }
+            out.append(UnsafeBufferPointer(rebasing: bytes[value]))
+            return true
         }
         skipSpace()
         guard whole, at == bytes.count else { return nil }
@@ -170,64 +173,76 @@ struct JSONBytes {
         return out
     }
 
-    /// Whether a `release_dates` entry can be left out: it is an object whose `iso_3166_1` is absent, null or
-    /// another country's code, which the decoder steps over too; nil when it is no object (the cut gives up).
-    static func isOtherCountry(_ bytes: UnsafeBufferPointer<UInt8>, _ entry: Range<Int>, region: [UInt8]) -> Bool? {
-        var country = JSONBytes(bytes: bytes, at: entry.lowerBound)
+    /// A block's `results`, cut by `cut`, the block stepped over; nil when it is no object or has no results
+    /// the cut can follow.
+    mutating func results(_ cut: (inout JSONBytes) -> Data?) -> Data? {
+        var found: Data?
+        let bytes = bytes
+        let object = members { scanner, key in
+            guard Self.names(bytes, key, Self.resultsKey) else { return scanner.value() != nil }
+            found = cut(&scanner)
+            return found != nil
+        }
+        return object ? found : nil
+    }
+
+    /// `[…]` with only the `release_dates` entries of the region, and any the decoder must judge itself.
+    mutating func releaseEntries(_ region: [UInt8]) -> Data? {
+        guard take(Self.openList) else { return nil }
+        var kept = Data([Self.openList])
+        var any = false
+        if !take(Self.closeList) {
+            repeat {
+                skipSpace()
+                let start = at
+                guard let other = otherCountry(region) else { return nil }
+                if !other {
+                    if any { kept.append(Self.comma) }
+                    kept.append(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+                    any = true
+                }
+            } while take(Self.comma)
+            guard take(Self.closeList) else { return nil }
+        }
+        kept.append(Self.closeList)
+        return kept
+    }
+
+    /// Steps over a `release_dates` entry; whether it can be left out: an object whose `iso_3166_1` is absent,
+    /// null or another country's code, which the decoder steps over too. Nil when it is no object.
+    mutating func otherCountry(_ region: [UInt8]) -> Bool? {
         var other = true
-        let object = country.members { key, value in
-            guard names(bytes, key, Self.countryKey) else { return }
-            let text = bytes[value.lowerBound] == Self.quote && value.count >= 2
-            let null = bytes[value].elementsEqual("null".utf8)
-            // Any other type is the decoder's to refuse: the entry is kept.
-            other = null || (text && !names(bytes, (value.lowerBound + 1)..<(value.upperBound - 1), region))
+        let bytes = bytes
+        let object = members { scanner, key in
+            guard let value = scanner.value() else { return false }
+            if Self.names(bytes, key, Self.countryKey) {
+                let text = value.count >= 2 && bytes[value.lowerBound] == Self.quote
+                let null = bytes[value].elementsEqual("null".utf8)
+                // Any other type is the decoder's to refuse: the entry is kept.
+                other = null || (text && !Self.names(bytes, (value.lowerBound + 1)..<(value.upperBound - 1), region))
+            }
+            return true
         }
         return object ? other : nil
     }
 
-    /// `{"results":[…]}` with only the entries of the region (and any the decoder must judge); nil when not so
-    /// shaped.
-    static func releaseDates(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, region: [UInt8]) -> Data? {
-        guard let results = results(bytes, range) else { return nil }
-        var list = JSONBytes(bytes: bytes, at: results.lowerBound)
-        var kept = Data("{\"results\":[".utf8)
+    /// `{"REGION":…}` from `watch/providers`' countries, or `{}` when the region has no offers.
+    mutating func offers(_ region: [UInt8]) -> Data? {
+        var kept = Data([Self.open])
         var any = false
-        guard list.take(Self.openList) else { return nil }
-        if !list.take(Self.closeList) {
-            repeat {
-                guard let entry = list.value(), let other = isOtherCountry(bytes, entry, region: region) else {
-                    return nil
-                }
-                if !other {
-                    if any { kept.append(Self.comma) }
-                    kept.append(UnsafeBufferPointer(rebasing: bytes[entry]))
-                    any = true
-                }
-            } while list.take(Self.comma)
-            guard list.take(Self.closeList) else { return nil }
+        let bytes = bytes
+        let object = members { scanner, key in
+            guard let value = scanner.value() else { return false }
+            guard Self.names(bytes, key, region) else { return true }
+            if any { kept.append(Self.comma) }
+            any = true
+            kept.append(Self.quote)
+            kept.append(contentsOf: region)
+            kept.append(contentsOf: [Self.quote, Self.colon])
+            kept.append(UnsafeBufferPointer(rebasing: bytes[value]))
+            return true
         }
-        kept.append(contentsOf: "]}".utf8)
-        return kept
-    }
-
-    /// `{"results":{"REGION":…}}`, or `{"results":{}}` when the region has no offers; nil when not so shaped.
-    static func providers(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, region: [UInt8]) -> Data? {
-        guard let results = results(bytes, range) else { return nil }
-        var countries = JSONBytes(bytes: bytes, at: results.lowerBound)
-        var kept = Data("{\"results\":{".utf8)
-        var any = false
-        guard
-            countries.members({ key, value in
-                guard names(bytes, key, region) else { return }
-                if any { kept.append(Self.comma) }
-                any = true
-                kept.append(Self.quote)
-                kept.append(contentsOf: region)
-                kept.append(contentsOf: [Self.quote, Self.colon])
-                kept.append(UnsafeBufferPointer(rebasing: bytes[value]))
-            })
-        else { return nil }
-        kept.append(contentsOf: "}}".utf8)
-        return kept
+        kept.append(Self.close)
+        return object ? kept : nil
     }
 }
