@@ -102,6 +102,9 @@ let package = Package(
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
         // Issue 33's taste benchmark (contrib/benchmarks/taste): held-out ratings in IMDb's export shape.
         .executableTarget(name: "taste-bench", dependencies: ["MustCore"]),
+        // The CPU of reading one details answer with its appended blocks, whole and cut to the region, for
+        // contrib/benchmarks/run (`--only answer`); never linked into mustc.
+        .executableTarget(name: "answer-bench", dependencies: ["MustCore"]),
         .testTarget(
             name: "MustCoreTests",
             dependencies: [

@@ -5,14 +5,16 @@ public enum PosterPath {
     /// The longest path accepted; TMDB's are about 32 characters.
     public static let maxLength = 128
 
+    /// Read in place, with no copy: every details answer's path passes here.
     public static func isValid(_ path: String) -> Bool {
-        let bytes = Array(path.utf8)
+        let bytes = path.utf8
         guard bytes.count <= maxLength, bytes.first == UInt8(ascii: "/"),
-            let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 1
+            let dot = bytes.lastIndex(of: UInt8(ascii: "."))
         else { return false }
-        let stem = bytes[1..<dot]
-        guard stem.allSatisfy(isNameByte) else { return false }
-        return extensions.contains(String(decoding: bytes[(dot + 1)...], as: UTF8.self))
+        let stem = bytes[bytes.index(after: bytes.startIndex)..<dot]
+        guard !stem.isEmpty, stem.allSatisfy(isNameByte) else { return false }
+        let suffix = bytes[bytes.index(after: dot)...]
+        return extensions.contains { suffix.elementsEqual($0.utf8) }
     }
 
     /// The file name in the posters directory: the path without its leading "/". Only for a valid path.

@@ -41,6 +41,14 @@ public struct PosterShelf: Sendable, Equatable {
         return stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0
     }
 
+    /// The poster paths ("/abc.jpg") kept at both sizes: one listing of each folder, for a run's start.
+    public func keptPaths() -> Set<String> {
+        func names(_ size: PosterSize) -> Set<String> {
+            Set((try? FileManager.default.contentsOfDirectory(atPath: folder(size))) ?? [])
+        }
+        return Set(names(.w185).intersection(names(.w342)).map { "/" + $0 })
+    }
+
     /// The path, when its poster is on disk at `size`; nil otherwise, so the page draws the placeholder rather than
     /// a broken image while a download is pending or after it failed.
     public func kept(_ path: String?, size: PosterSize = .w185) -> String? {

@@ -65,7 +65,9 @@ public struct TMDBClient: Sendable {
         let decoder = JSONDecoder()
         decoder.userInfo[.tmdbRegion] = extrasRegion
         let query = [("append_to_response", "release_dates,watch/providers")]
-        let answer: DetailsAnswer = try await get("movie/\(id)", query: query, decoder: decoder)
+        let answer: DetailsAnswer = try await get("movie/\(id)", query: query, decoder: decoder) { body in
+            RegionCut.cut(body, region: extrasRegion) ?? body
+        }
         try check(answer.movie, asked: id, query: query)
         return (answer.movie, answer.extras)
     }
@@ -135,9 +137,11 @@ public struct TMDBClient: Sendable {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    private func get<T: Decodable>(_ path: String, query: [(String, String)], decoder: JSONDecoder = Self.decoder)
-        async throws -> T
-    {
+    /// `cut` shortens a body before it is decoded (`RegionCut`); the body as received is what errors look at.
+    private func get<T: Decodable>(
+        _ path: String, query: [(String, String)], decoder: JSONDecoder = Self.decoder,
+        cut: (@Sendable (Data) -> Data)? = nil
+    ) async throws -> T {
         let url = url(path, query: query)
         var headers = ["Accept": "application/json"]
         if case .accessToken(let token) = credentials { headers["Authorization"] = "Bearer \(token)" }
@@ -145,7 +149,7 @@ public struct TMDBClient: Sendable {
         var attempt = 0
         while true {
             do {
-                return try await send(request, as: T.self, decoder: decoder)
+                return try await send(request, as: T.self, decoder: decoder, cut: cut)
             } catch let error as TMDBError
                 where error.isTransient && attempt < retry.maxRetries && (error.retryAfter ?? 0) <= retry.maxDelay
             {
@@ -160,7 +164,9 @@ public struct TMDBClient: Sendable {
         }
     }
 
-    private func send<T: Decodable>(_ request: HTTPRequest, as type: T.Type, decoder: JSONDecoder) async throws -> T {
+    private func send<T: Decodable>(
+        _ request: HTTPRequest, as type: T.Type, decoder: JSONDecoder, cut: (@Sendable (Data) -> Data)?
+    ) async throws -> T {
         await limiter?.acquire()
         try Task.checkCancellation()
         counter?.increment()
@@ -180,7 +186,7 @@ public struct TMDBClient: Sendable {
             metadata: ["ms": "\(Int(time.seconds(since: started) * 1000))"])
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
-            return try decoder.decode(T.self, from: response.body)
+            return try decoder.decode(T.self, from: cut?(response.body) ?? response.body)
         } catch {
             // Not JSON at all: a web page, a proxy's or captive portal's, not TMDB's API. A cut-off JSON body is
             // TMDB's answer gone wrong, about this movie only.
