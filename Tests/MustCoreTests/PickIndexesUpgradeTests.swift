@@ -1,5 +1,6 @@
 import Foundation
 import MustCore
+import TMDBStub
 import Testing
 
 /// A database of the schema before 0018 (every earlier migration in `Migrations/`, applied by the sqlite3 CLI over
