@@ -78,7 +78,8 @@ struct PickCommand: AsyncParsableCommand {
     /// A configured service that no movie in the library has (for the region): a warning naming close matches,
     /// not an error, as providers come and go.
     private func warnOfUnseenServices(_ config: Config, store: Store) throws {
-        let seen = try store.providersSeen(region: config.family.region)
+        // Names only: counting every offer of the region made this most of pick's time (issue 33).
+        let seen = try store.providerNamesSeen(region: config.family.region)
         for service in config.family.services {
             let matcher = ServiceMatcher([service])
             guard !seen.contains(where: { matcher.matches(id: $0.id, name: $0.name) }) else { continue }

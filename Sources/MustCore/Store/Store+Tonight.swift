@@ -153,6 +153,37 @@ extension Store {
         }
     }
 
+    /// The providers `providersSeen` lists for the region, each by its id and the same name, without counting
+    /// their movies: what `pick --streaming` checks family.services against. Walks the distinct (provider, name)
+    /// pairs through their index and asks each for one offer on a movie read for the region, so its cost follows
+    /// the providers, not the offers: grouping 150,000 offers took 0.22 s CPU, the walk under 0.01 s (issue 33).
+    public func providerNamesSeen(region: String) throws(StoreError) -> [(id: Int, name: String)] {
+        try read { db in
+            let first = "SELECT providerId, name FROM movieProvider ORDER BY providerId, name LIMIT 1"
+            let next = try db.cachedStatement(
+                sql: """
+                    SELECT providerId, name FROM movieProvider WHERE (providerId, name) > (?, ?)
+                    ORDER BY providerId, name LIMIT 1
+                    """)
+            // CROSS JOIN keeps the offers outside, so the look-up is a seek on the pair, not a scan of `movie`.
+            let inRegion = try db.cachedStatement(
+                sql: """
+                    SELECT 1 FROM movieProvider CROSS JOIN movie ON movie.id = movieProvider.movieId
+                    WHERE movieProvider.providerId = ? AND movieProvider.name = ? AND movie.providersRegion = ?
+                    LIMIT 1
+                    """)
+            var names: [Int: String] = [:]
+            var pair = try Row.fetchOne(db, sql: first)
+            while let row = pair {
+                let (id, name): (Int, String) = (row["providerId"], row["name"])
+                // The greatest name seen for the region, as providersSeen's max(name).
+                if try Row.fetchOne(inRegion, arguments: [id, name, region]) != nil { names[id] = name }
+                pair = try Row.fetchOne(next, arguments: [id, name])
+            }
+            return names.sorted { $0.key < $1.key }.map { (id: $0.key, name: $0.value) }
+        }
+    }
+
     /// The region's certifications in TMDB's order, as kept; empty when never asked.
     public func certificationOrder(region: String) throws(StoreError) -> [RegionCertification] {
         try read { db in
