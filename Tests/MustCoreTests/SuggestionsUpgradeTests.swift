@@ -18,7 +18,8 @@ import Testing
         let before = try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2") }
         let store = try Store(path: path, logger: quietLogger)
         #expect(
-            try sqlite(path, "SELECT identifier FROM schemaMigration WHERE identifier >= '0017'") == "0017_suggestions")
+            try sqlite(path, "SELECT identifier FROM schemaMigration WHERE identifier LIKE '0017%'")
+                == "0017_suggestions")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
         #expect(try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2") } == before)
