@@ -142,16 +142,27 @@ import Testing
         let run = Task(executorPreference: fetch.client.executor) { await fetch.run() }
         // 20 answers at 30 ms, two at a time, take about 0.3 s. A writer on the HTTP thread would wait out the
         // 10 s busy timeout at its first write, and the requests with it.
-        // 5 s: the COMMIT below then lands well inside SQLite's 10 s busy timeout even when this task is starved.
-        let deadline = Date().addingTimeInterval(5)
-        while stub.requestCount < 20, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let answeredWhileLocked = stub.requestCount
-        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
-        try input.fileHandleForWriting.close()
+        let answeredWhileLocked = await Self.commitAfterTwentyRequests(stub: stub, holder: input.fileHandleForWriting)
         let report = await run.value
         #expect(answeredWhileLocked == 20, "requests stalled behind the write lock")
         #expect(report.summary.changed == 20, "\(report.summary.firstFailure ?? "")")
         #expect(report.summary.storeFailure == nil)
         #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE voteCount = 1 + (id - 1)") == "20")
+    }
+
+    /// Watches the stub from a thread of its own and ends the holder's transaction once the 20 requests are in,
+    /// or after 5 s. Not from a task: a CI run failed when the suite's other tests held both cooperative threads
+    /// long enough for the writer's 10 s busy timeout to run out before a polling task sent the COMMIT.
+    static func commitAfterTwentyRequests(stub: TMDBStubServer, holder: FileHandle) async -> Int {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(5)
+                while stub.requestCount < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+                let answered = stub.requestCount
+                holder.write(Data("COMMIT;\n".utf8))
+                try? holder.close()
+                continuation.resume(returning: answered)
+            }.start()
+        }
     }
 }
