@@ -24,7 +24,7 @@ public final class TMDBStubServer: @unchecked Sendable {
     /// obscure movie.
     var recommendations: [Int: [Int]] = [:]
     /// Serialised blocks, by what they hold (see `blockUnlocked`).
-    private var blockCache: [String: Data] = [:]
+    private var blockCache: [String: CutBlock] = [:]
     private var faults: [FaultRule] = []
     private var recorded: [RecordedRequest] = []
     private var recordedImages: [RecordedRequest] = []
@@ -239,19 +239,15 @@ public final class TMDBStubServer: @unchecked Sendable {
             let offers = value.offers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.map(\.id))" }
             key = "p \(offers) \(value.providerCountries)"
         }
-        let data: Data
+        let cut: CutBlock
         if let kept = blockCache[key] {
-            data = kept
+            cut = kept
         } else {
             let object = block == "release_dates" ? value.releaseDates : value.watchProviders(movieId: 0)
-            data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data("null".utf8)
-            blockCache[key] = data
+            cut = CutBlock((try? JSONSerialization.data(withJSONObject: object)) ?? Data("null".utf8))
+            blockCache[key] = cut
         }
-        guard block != "release_dates" else { return data }
-        return Data(
-            String(decoding: data, as: UTF8.self)
-                .replacingOccurrences(of: "movie\\/0\\/watch", with: "movie\\/\(movie.id)\\/watch")
-                .replacingOccurrences(of: "movie/0/watch", with: "movie/\(movie.id)/watch").utf8)
+        return cut.joined(movieId: movie.id)
     }
 
     /// A tick of `/_stub/touch?field=providers`: Netflix starts or stops offering the movie by subscription in the US.
