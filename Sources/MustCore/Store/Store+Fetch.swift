@@ -262,7 +262,7 @@ extension Store {
         var stamp: DatabaseValue
         var run: Int64?
 
-        init(now: Date, run: Int64?) { (self.now, stamp, self.run) = (now, now.databaseValue, run) }
+        init(now: Date, run: Int64?) { (self.now, stamp, self.run) = (now, now.storedValue, run) }
     }
 
     /// Each write in a savepoint of its own: a refused one rolls back only itself (with the history entry it made).

@@ -64,7 +64,7 @@ extension Store {
     /// Records that a run started; a row left without an end shows a run that died.
     public func beginRun(at now: Date) throws(StoreError) -> Int64 {
         try write { db in
-            try db.execute(sql: "INSERT INTO fetchRun (startedAt) VALUES (?)", arguments: [now])
+            try db.execute(sql: "INSERT INTO fetchRun (startedAt) VALUES (?)", arguments: [now.storedValue])
             return db.lastInsertedRowID
         }
     }
@@ -82,8 +82,9 @@ extension Store {
                     WHERE id = ?
                     """,
                 arguments: [
-                    now, result, summary.movies, summary.changed, summary.unchanged, summary.failed, summary.skipped,
-                    requests, delay, schedule?.nextFetchAt, summary.storeFailure ?? summary.firstFailure, id,
+                    now.storedValue, result, summary.movies, summary.changed, summary.unchanged, summary.failed,
+                    summary.skipped, requests, delay, schedule?.nextFetchAt.storedValue,
+                    summary.storeFailure ?? summary.firstFailure, id,
                 ])
             guard let schedule else { return }
             try db.execute(
@@ -95,8 +96,8 @@ extension Store {
                         consecutiveFailures = excluded.consecutiveFailures
                     """,
                 arguments: [
-                    schedule.interval, schedule.nextFetchAt, schedule.lastResult.rawValue, schedule.consecutiveNoData,
-                    schedule.consecutiveFailures,
+                    schedule.interval, schedule.nextFetchAt.storedValue, schedule.lastResult.rawValue,
+                    schedule.consecutiveNoData, schedule.consecutiveFailures,
                 ])
         }
     }
