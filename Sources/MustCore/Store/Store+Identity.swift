@@ -121,7 +121,7 @@ extension Store {
                 INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, createdAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """,
-            arguments: [title, titleKey, year, identity, remoteId, imdbId, now])
+            arguments: [title, titleKey, year, identity, remoteId, imdbId, now.storedValue])
         let created = db.changesCount > 0
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE identityKey = ?", arguments: [identity])
         else { throw StoreError.failed(reason: "movie vanished during insert") }

@@ -84,7 +84,7 @@ extension Store {
                 INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
                 ON CONFLICT (memberId, movieId) DO NOTHING
                 """
-        ).execute(arguments: [memberId, movieId, now])
+        ).execute(arguments: [memberId, movieId, now.storedValue])
         return db.changesCount > 0
     }
 
@@ -129,7 +129,8 @@ extension Store {
                     """
             ).execute(
                 arguments: [
-                    entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, entry.letterboxdUri, now,
+                    entry.title, key, entry.year, identity, entry.tmdbId, entry.imdbId, entry.letterboxdUri,
+                    now.storedValue,
                 ])
             if db.changesCount > 0 {
                 movieId = db.lastInsertedRowID
@@ -165,7 +166,9 @@ extension Store {
                 INSERT INTO movie (title, titleKey, year, identityKey, imdbId, createdAt)
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """
-        ).execute(arguments: [entry.title, TitleKey.make(entry.title), entry.year, exact, entry.imdbId, now])
+        ).execute(arguments: [
+            entry.title, TitleKey.make(entry.title), entry.year, exact, entry.imdbId, now.storedValue,
+        ])
         if db.changesCount > 0 { return db.lastInsertedRowID }
         return try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT id FROM movie WHERE identityKey = ?"), arguments: [exact])

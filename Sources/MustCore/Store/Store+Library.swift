@@ -56,7 +56,7 @@ extension Store {
                     INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
                     ON CONFLICT (memberId, movieId) DO NOTHING
                     """,
-                arguments: [member.id, movie.id, now])
+                arguments: [member.id, movie.id, now.storedValue])
             let linked = db.changesCount > 0
             let row = try Row.fetchOne(
                 db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movie.id])
@@ -78,7 +78,7 @@ extension Store {
     ) {
         try db.execute(
             sql: "INSERT INTO member (name, nameKey, createdAt) VALUES (?, ?, ?) ON CONFLICT (nameKey) DO NOTHING",
-            arguments: [name, TitleKey.make(name), now])
+            arguments: [name, TitleKey.make(name), now.storedValue])
         let created = db.changesCount > 0
         let row = try Row.fetchOne(
             db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
@@ -186,7 +186,7 @@ extension Store {
         _ db: Database, movieId: Int64, with remote: RemoteMovie, now: Date, stamp: DatabaseValue? = nil,
         remoteId: Int? = nil, firstFigures: Bool = false, runId: Int64? = nil
     ) throws {
-        let updatedAt = stamp ?? now.databaseValue
+        let updatedAt = stamp ?? now.storedValue
         let stored = try Row.fetchOne(
             db.cachedStatement(
                 sql: """

@@ -115,7 +115,7 @@ extension Store {
                 sql: """
                     INSERT INTO memberMovie (memberId, movieId, addedAt, watched, watchedOn) VALUES (?, ?, ?, 1, ?)
                     """,
-                arguments: [memberId, movieId, now, day.text])
+                arguments: [memberId, movieId, now.storedValue, day.text])
         }
         try db.execute(
             sql: """

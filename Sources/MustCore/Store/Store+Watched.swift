@@ -132,7 +132,7 @@ extension Store {
                 INSERT INTO memberMovie (memberId, movieId, addedAt, watched) VALUES (?, ?, ?, 1)
                 ON CONFLICT (memberId, movieId) DO NOTHING
                 """,
-            arguments: [memberId, movieId, now])
+            arguments: [memberId, movieId, now.storedValue])
         return db.changesCount > 0
     }
 

@@ -48,10 +48,10 @@ extension Store {
     /// Records a new session; sessions already expired at `expiredBefore` are deleted on the way.
     public func startSession(tokenHash: String, now: Date, expiredBefore: Date) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM webSession WHERE lastUsedAt < ?", arguments: [expiredBefore])
+            try db.execute(sql: "DELETE FROM webSession WHERE lastUsedAt < ?", arguments: [expiredBefore.storedValue])
             try db.execute(
                 sql: "INSERT INTO webSession (tokenHash, createdAt, lastUsedAt) VALUES (?, ?, ?)",
-                arguments: [tokenHash, now, now])
+                arguments: [tokenHash, now.storedValue, now.storedValue])
         }
     }
 
@@ -68,7 +68,8 @@ extension Store {
     public func touchSession(tokenHash: String, now: Date) throws(StoreError) {
         try write { db in
             try db.execute(
-                sql: "UPDATE webSession SET lastUsedAt = ? WHERE tokenHash = ?", arguments: [now, tokenHash])
+                sql: "UPDATE webSession SET lastUsedAt = ? WHERE tokenHash = ?",
+                arguments: [now.storedValue, tokenHash])
         }
     }
 
