@@ -49,7 +49,9 @@ public struct MovieEditor: Sendable {
     public static func needsLookup(_ link: LinkOutcome) -> Bool { link.remoteId == nil || link.updatedAt == nil }
 
     /// Asks TMDB which movie a just-linked reference names and stores the answer. TMDB's failures are outcomes,
-    /// not errors: the link is already saved. Throws only the store's errors.
+    /// not errors: the link is already saved. Throws only the store's errors. The answer is written on a Dispatch
+    /// thread, never a cooperative one: a webhook's lookup (issue 35) writes while other events hold the writer,
+    /// and the cooperative pool, as small as the machine's cores, is where `serve` answers every request.
     public func lookUp(_ link: LinkOutcome, named reference: MovieReference, client: TMDBClient) async throws
         -> LookupOutcome
     {
@@ -57,12 +59,12 @@ public struct MovieEditor: Sendable {
             switch reference {
             case .tmdb(let id):
                 let remote = try await client.details(id: id)
-                return .taken(remote, try take(remote, movieId: link.movieId))
+                return try await stored(link, asked: reference, .exact(remote))
             case .imdb(let id):
                 guard let remote = try await client.find(imdbId: id) else { return .unknownIMDb(id) }
-                return .taken(remote, try take(remote, movieId: link.movieId))
+                return try await stored(link, asked: reference, .exact(remote))
             case .title(let title, let year):
-                return try match(link, asked: reference, await client.match(title: title, year: year))
+                return try await stored(link, asked: reference, await client.match(title: title, year: year))
             }
         } catch TMDBError.notFound {
             return .unknownToTMDB(reference)
@@ -71,8 +73,15 @@ public struct MovieEditor: Sendable {
         }
     }
 
-    private func match(_ link: LinkOutcome, asked: MovieReference, _ match: MovieMatch<RemoteMovie>) throws
-        -> LookupOutcome
+    /// `match`, on a Dispatch thread.
+    private func stored(
+        _ link: LinkOutcome, asked: MovieReference, _ found: MovieMatch<RemoteMovie>
+    ) async throws(StoreError) -> LookupOutcome {
+        try await offPoolThrowing { [self] () throws(StoreError) in try match(link, asked: asked, found) }
+    }
+
+    private func match(_ link: LinkOutcome, asked: MovieReference, _ match: MovieMatch<RemoteMovie>)
+        throws(StoreError) -> LookupOutcome
     {
         switch match {
         case .exact(let remote):

@@ -65,3 +65,10 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         DispatchQueue.global().async { continuation.resume(returning: work()) }
     }
 }
+
+/// `offPool` for store work, which may fail.
+func offPoolThrowing<T: Sendable>(
+    _ work: @escaping @Sendable () throws(StoreError) -> T
+) async throws(StoreError) -> T {
+    try await offPool { Result(catching: work) }.get()
+}

@@ -95,7 +95,8 @@ extension Store {
                 arguments: [key, year ?? 0, movie.0, title])
             return movie
         case .tmdb(let id):
-            if let found = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE remoteId = ?", arguments: [id]) {
+            let byId = try db.cachedStatement(sql: "SELECT id FROM movie WHERE remoteId = ?")
+            if let found = try Int64.fetchOne(byId, arguments: [id]) {
                 return (found, false)
             }
             return try insertMovie(
@@ -117,13 +118,14 @@ extension Store {
         imdbId: String? = nil, now: Date
     ) throws -> (Int64, Bool) {
         try db.execute(
-            sql: """
+            cached: """
                 INSERT INTO movie (title, titleKey, year, identityKey, remoteId, imdbId, createdAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """,
             arguments: [title, titleKey, year, identity, remoteId, imdbId, now.storedValue])
         let created = db.changesCount > 0
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM movie WHERE identityKey = ?", arguments: [identity])
+        let byIdentity = try db.cachedStatement(sql: "SELECT id FROM movie WHERE identityKey = ?")
+        guard let id = try Int64.fetchOne(byIdentity, arguments: [identity])
         else { throw StoreError.failed(reason: "movie vanished during insert") }
         return (id, created)
     }

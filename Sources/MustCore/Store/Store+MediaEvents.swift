@@ -34,7 +34,8 @@ extension Store {
             ).replacingOccurrences(of: "MEMBER", with: member.name)
             try Self.keep(event, member: member.id, said: said, db: db, now: now)
             let row = try Row.fetchOne(
-                db, sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?", arguments: [movieId])
+                db.cachedStatement(sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?"),
+                arguments: [movieId])
             let link = LinkOutcome(
                 member: member.name, movieId: movieId, title: row?["title"] ?? "", year: row?["year"],
                 remoteId: row?["remoteId"], memberCreated: false, movieCreated: false, linked: linked,
@@ -61,7 +62,7 @@ extension Store {
     ) throws -> Bool {
         if case .unwatched = kind { return false }
         try db.execute(
-            sql: """
+            cached: """
                 INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
                 ON CONFLICT (memberId, movieId) DO NOTHING
                 """,
@@ -82,7 +83,7 @@ extension Store {
         case .watched:
             // A mark by hand keeps its source: only a mark a server set can be taken back by a server.
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE memberMovie SET watched = 1, watchedOn = :day,
                         watchedSource = CASE WHEN watched = 1 THEN watchedSource ELSE :server END
                     WHERE memberId = :member AND movieId = :movie
@@ -93,7 +94,7 @@ extension Store {
                 : "\(movie) was already marked watched for MEMBER: counted once"
         case .unwatched:
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE memberMovie SET watched = 0, watchedOn = NULL, watchedSource = NULL
                     WHERE memberId = :member AND movieId = :movie AND watched = 1 AND watchedSource IS NOT NULL
                     """, arguments: arguments)
@@ -106,7 +107,7 @@ extension Store {
                 : "\(movie) was not marked watched for MEMBER"
         case .rated(let rating):
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE memberMovie SET ownRating = :rating
                     WHERE memberId = :member AND movieId = :movie AND ownRating IS NOT :rating
                     """, arguments: arguments + ["rating": rating])
@@ -121,12 +122,12 @@ extension Store {
     /// Keeps the event for `status`, and only the last few of each server.
     private static func keep(_ event: MediaEvent, member: Int64?, said: String, db: Database, now: Date) throws {
         try db.execute(
-            sql: """
+            cached: """
                 INSERT INTO mediaEvent (server, receivedAt, user, memberId, movie, outcome) VALUES (?, ?, ?, ?, ?, ?)
                 """,
             arguments: [event.server.rawValue, now, event.user, member, event.shownMovie, said])
         try db.execute(
-            sql: """
+            cached: """
                 DELETE FROM mediaEvent WHERE server = ? AND id NOT IN
                     (SELECT id FROM mediaEvent WHERE server = ? ORDER BY id DESC LIMIT ?)
                 """,

@@ -60,7 +60,8 @@ extension Store {
     public func webhookTokenHash(_ server: MediaServer) throws(StoreError) -> String? {
         try read { db in
             try String.fetchOne(
-                db, sql: "SELECT tokenHash FROM webhookToken WHERE server = ?", arguments: [server.rawValue])
+                db.cachedStatement(sql: "SELECT tokenHash FROM webhookToken WHERE server = ?"),
+                arguments: [server.rawValue])
         }
     }
 
@@ -99,12 +100,13 @@ extension Store {
         let key = TitleKey.make(user)
         let row =
             try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT member.id, member.name FROM mediaUser JOIN member ON member.id = mediaUser.memberId
-                    WHERE mediaUser.userKey = ?
-                    """, arguments: [key])
-            ?? Row.fetchOne(db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [key])
+                db.cachedStatement(
+                    sql: """
+                        SELECT member.id, member.name FROM mediaUser JOIN member ON member.id = mediaUser.memberId
+                        WHERE mediaUser.userKey = ?
+                        """), arguments: [key])
+            ?? Row.fetchOne(
+                db.cachedStatement(sql: "SELECT id, name FROM member WHERE nameKey = ?"), arguments: [key])
         return row.map { ($0["id"], $0["name"]) }
     }
 

@@ -9,12 +9,19 @@ public final class Store: Sendable {
     /// A pool for commands that write; a read-only queue for those that only read (`Store.forReading`).
     let writer: any DatabaseWriter
     let logger: Logger
+    /// The writer's checkpoints, when they run off its commits (`backgroundCheckpoints`).
+    let checkpoints: BackgroundCheckpoints?
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// - Parameter pooled: false for a command that should write nothing when nothing changes (`import`): an
     ///   existing file is opened through one connection. GRDB's pool, opening a database whose -wal is empty (as
     ///   every clean close leaves it), creates and drops a table to make one, which rewrites the file's header.
-    public init(path: String, logger: Logger, pooled: Bool = true) throws(StoreError) {
+    /// - Parameter backgroundCheckpoints: true for `serve`, whose short writes come from many clients at once: the
+    ///   log is copied into the database on a queue of its own, not in the commit that fills it
+    ///   (`BackgroundCheckpoints` says what that took off a webhook's answer).
+    public init(path: String, logger: Logger, pooled: Bool = true, backgroundCheckpoints: Bool = false)
+        throws(StoreError)
+    {
         self.path = path
         self.logger = logger
         let directory = (path as NSString).deletingLastPathComponent
@@ -37,6 +44,9 @@ public final class Store: Sendable {
             if kept != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: kept)) }
             try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
         }
+        checkpoints =
+            backgroundCheckpoints
+            ? BackgroundCheckpoints(path: path, configuration: configuration, logger: logger) : nil
         do {
             if !pooled, FileManager.default.fileExists(atPath: path) {
                 writer = try DatabaseQueue(path: path, configuration: configuration)
@@ -49,6 +59,7 @@ public final class Store: Sendable {
         try run {
             try Migrations.apply(to: writer)
             try Self.rekeyIfFoldChanged(writer)
+            checkpoints?.install(on: writer)
         }
         logger.debug("database ready", metadata: ["path": "\(path)"])
     }
@@ -57,6 +68,7 @@ public final class Store: Sendable {
         self.path = path
         self.logger = logger
         self.writer = reader
+        checkpoints = nil
     }
 
     private static var configuration: Configuration {
@@ -107,5 +119,14 @@ public final class Store: Sendable {
     static func reason(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
+    }
+}
+
+extension Database {
+    /// Runs `sql` through the connection's statement cache, for the statements a hot path runs again and again. A
+    /// webhook's event runs about ten; compiling them every time (SQLite's parser, GRDB's authorizer) was about a
+    /// quarter of the CPU its write took (perf on contrib/benchmarks/hooks, release build, 2026-11-27).
+    func execute(cached sql: String, arguments: StatementArguments) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

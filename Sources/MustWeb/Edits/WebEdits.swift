@@ -61,7 +61,9 @@ public final class WebEdits: Sendable {
         let checks = MovieSchedulePolicy(config.schedule)
         return try writable.withLock { editor in
             if let editor { return editor }
-            let opened = MovieEditor(store: try Store(path: path, logger: logger), checks: checks, time: time)
+            // Checkpoints off the commits: many clients' short writes (a media server's events) queue behind one.
+            let store = try Store(path: path, logger: logger, backgroundCheckpoints: true)
+            let opened = MovieEditor(store: store, checks: checks, time: time)
             editor = opened
             return opened
         }
