@@ -11,7 +11,7 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    record.runId, record.startedAt, record.elapsed, record.program, record.changes,
+                    record.runId, record.startedAt.storedValue, record.elapsed, record.program, record.changes,
                     record.outcome.rawValue, record.exitStatus, record.stderrTail,
                 ])
         }

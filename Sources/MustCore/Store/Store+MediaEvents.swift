@@ -66,7 +66,7 @@ extension Store {
                 INSERT INTO memberMovie (memberId, movieId, addedAt) VALUES (?, ?, ?)
                 ON CONFLICT (memberId, movieId) DO NOTHING
                 """,
-            arguments: [memberId, movieId, now])
+            arguments: [memberId, movieId, now.storedValue])
         return db.changesCount > 0
     }
 
@@ -125,7 +125,7 @@ extension Store {
             cached: """
                 INSERT INTO mediaEvent (server, receivedAt, user, memberId, movie, outcome) VALUES (?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [event.server.rawValue, now, event.user, member, event.shownMovie, said])
+            arguments: [event.server.rawValue, now.storedValue, event.user, member, event.shownMovie, said])
         try db.execute(
             cached: """
                 DELETE FROM mediaEvent WHERE server = ? AND id NOT IN

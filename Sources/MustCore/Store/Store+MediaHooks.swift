@@ -72,7 +72,7 @@ extension Store {
             for (server, hash) in hashes {
                 try db.execute(
                     sql: "INSERT INTO webhookToken (server, tokenHash, createdAt) VALUES (?, ?, ?)",
-                    arguments: [server.rawValue, hash, now])
+                    arguments: [server.rawValue, hash, now.storedValue])
             }
         }
     }
