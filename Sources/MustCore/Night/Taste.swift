@@ -94,15 +94,18 @@ public struct TasteEffect: Sendable, Equatable {
         return of(keys: Set(genres.map(TitleKey.make)), tastes: tastes)
     }
 
-    /// `of(_:tastes:)` for the genres' names already folded (`TitleKey.make`).
-    public static func of(keys: Set<String>, tastes: [MemberTaste]) -> TasteEffect {
+    /// `of(_:tastes:)` for the genres' names already folded (`TitleKey.make`). Without `notes`, the shift alone:
+    /// ranking needs it for every candidate and the notes only for the picks shown, and writing a note (its
+    /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking
+    /// (issue 33).
+    public static func of(keys: Set<String>, tastes: [MemberTaste], notes wanted: Bool = true) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
         var total = 0.0
         var notes: [String] = []
         for taste in tastes {
             let (value, strongest) = taste.shift(forKeys: keys)
             total += value
-            guard let strongest, (abs(strongest.shift) * 10).rounded() >= 1 else { continue }
+            guard wanted, let strongest, (abs(strongest.shift) * 10).rounded() >= 1 else { continue }
             let size = String(format: "%.1f", abs(strongest.shift))
             notes.append(
                 "\(taste.member) rates \(strongest.genre) \(size) \(strongest.shift > 0 ? "above" : "below") TMDB "

@@ -114,22 +114,27 @@ public enum MovieNight {
                     ? Self.weighted(average: candidate.voteAverage ?? 0, votes: candidate.voteCount ?? 0, prior: prior)
                     : nil
             }
-            let taste =
+            let shift =
                 library.tastes.isEmpty
-                ? TasteEffect(shift: 0, notes: [])
-                : TasteEffect.of(keys: Set(candidate.genres.map { folded.key($0) }), tastes: library.tastes)
-            return Keyed(
-                candidate: candidate, weighted: weighted, predicted: weighted.map { $0 + taste.shift },
-                taste: weighted == nil ? [] : taste.notes)
+                ? 0
+                : TasteEffect.of(
+                    keys: Set(candidate.genres.map { folded.key($0) }), tastes: library.tastes, notes: false
+                ).shift
+            return Keyed(candidate: candidate, weighted: weighted, predicted: weighted.map { $0 + shift })
         }
         // A title is folded only when the order comes down to it.
         let sorted = keyed.sorted { Self.before($0, $1, titles: &folded) }
         return sorted.prefix(max(count, 0)).map { item in
+            // The taste's notes for the picks shown only.
+            var taste: [String] = []
+            if item.weighted != nil, !library.tastes.isEmpty {
+                let keys = Set(item.candidate.genres.map { folded.key($0) })
+                taste = TasteEffect.of(keys: keys, tastes: library.tastes).notes
+            }
             var why = why(item.candidate) + filters.used(item.candidate, limited: limit != nil)
-            if !item.taste.isEmpty { why += "; " + item.taste.joined(separator: "; ") }
+            if !taste.isEmpty { why += "; " + taste.joined(separator: "; ") }
             return NightPick(
-                candidate: item.candidate, weighted: item.weighted, why: why, predicted: item.predicted,
-                taste: item.taste)
+                candidate: item.candidate, weighted: item.weighted, why: why, predicted: item.predicted, taste: taste)
         }
     }
 
@@ -137,7 +142,6 @@ public enum MovieNight {
         var candidate: NightCandidate
         var weighted: Double?
         var predicted: Double?
-        var taste: [String]
     }
 
     /// Rated first, then kept by more of the watchers, the predicted rating (the weighted one without taste),
