@@ -59,6 +59,20 @@ import Testing
         #expect(abs((picks[0].predicted ?? 0) - (weighted + 1.4)) < 1e-9)
     }
 
+    @Test func theRankingFoldsGenresAsBeforeAndWritesTheNotesOfThePicksShown() {
+        // Genres spelled another way: folded once a ranking (issue 33), still Claire's Animation.
+        var library = Self.library([Self.claire])
+        library.candidates[1].genres = ["ANIMATION", "family"]
+        let top = MovieNight.rank(library, count: 1)
+        #expect(top.map(\.candidate.title) == ["Paper Moon Fox"])
+        #expect(top[0].taste == ["Claire rates Animation 1.4 above TMDB (10 films)"])
+        // The ranking's shift without the notes is the shift with them.
+        let keys = Set(["Animation", "Family"].map(TitleKey.make))
+        let bare = TasteEffect.of(keys: keys, tastes: [Self.claire], notes: false)
+        let full = TasteEffect.of(["Animation", "Family"], tastes: [Self.claire])
+        #expect(bare.shift == full.shift && abs(bare.shift - 1.4) < 1e-9 && bare.notes.isEmpty && full.notes.count == 1)
+    }
+
     @Test func aMemberWithNoRatingsChangesNothingAndAWatcherWithoutTasteCountsAsAgreeing() {
         let leo = MemberTaste(member: "Leo", samples: [])
         #expect(leo.isEmpty)

@@ -42,10 +42,12 @@ public struct MemberTaste: Sendable, Equatable {
     public init(member: String, samples: [TasteSample], shrink: Double = MemberTaste.shrink) {
         self.member = member
         var sums: [String: (genre: String, sum: Double, films: Int)] = [:]
+        // Each genre's name folded once, not once or twice a rating (issue 33: 300 ratings made about 900 folds).
+        var folded = TitleKeyMemo()
         for sample in samples {
             let departure = sample.own - sample.average
-            for genre in Set(sample.genres.map(TitleKey.make)) {
-                let shown = sample.genres.first { TitleKey.make($0) == genre } ?? genre
+            for genre in Set(sample.genres.map { folded.key($0) }) {
+                let shown = sample.genres.first { folded.key($0) == genre } ?? genre
                 var entry = sums[genre] ?? (shown, 0, 0)
                 entry.sum += departure
                 entry.films += 1
@@ -65,7 +67,12 @@ public struct MemberTaste: Sendable, Equatable {
     /// never rated carry nothing and are left out), and the genre that departs most, for the reason. 0 and nil
     /// when they have rated none of them.
     public func shift(for movieGenres: [String]) -> (value: Double, strongest: GenreTaste?) {
-        let known = Set(movieGenres.map(TitleKey.make)).compactMap { genres[$0] }
+        shift(forKeys: Set(movieGenres.map(TitleKey.make)))
+    }
+
+    /// `shift(for:)` for the genres' names already folded (`TitleKey.make`).
+    public func shift(forKeys keys: Set<String>) -> (value: Double, strongest: GenreTaste?) {
+        let known = keys.compactMap { genres[$0] }
         guard !known.isEmpty else { return (0, nil) }
         let mean = known.map(\.shift).reduce(0, +) / Double(known.count)
         let strongest = known.max {
@@ -84,12 +91,21 @@ public struct TasteEffect: Sendable, Equatable {
 
     public static func of(_ genres: [String], tastes: [MemberTaste]) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
+        return of(keys: Set(genres.map(TitleKey.make)), tastes: tastes)
+    }
+
+    /// `of(_:tastes:)` for the genres' names already folded (`TitleKey.make`). Without `notes`, the shift alone:
+    /// ranking needs it for every candidate and the notes only for the picks shown, and writing a note (its
+    /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking
+    /// (issue 33).
+    public static func of(keys: Set<String>, tastes: [MemberTaste], notes wanted: Bool = true) -> TasteEffect {
+        guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
         var total = 0.0
         var notes: [String] = []
         for taste in tastes {
-            let (value, strongest) = taste.shift(for: genres)
+            let (value, strongest) = taste.shift(forKeys: keys)
             total += value
-            guard let strongest, (abs(strongest.shift) * 10).rounded() >= 1 else { continue }
+            guard wanted, let strongest, (abs(strongest.shift) * 10).rounded() >= 1 else { continue }
             let size = String(format: "%.1f", abs(strongest.shift))
             notes.append(
                 "\(taste.member) rates \(strongest.genre) \(size) \(strongest.shift > 0 ? "above" : "below") TMDB "

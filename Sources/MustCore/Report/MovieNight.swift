@@ -102,8 +102,11 @@ public enum MovieNight {
         _ library: NightLibrary, count: Int, includeWatched: Bool = false, filters: NightFilters = NightFilters()
     ) -> [NightPick] {
         let limit = filters.limitRank(library)
+        // Names are folded once each: folding is costly, and the candidates share a few genres and providers.
+        var folded = TitleKeyMemo()
         let chosen = library.candidates.filter {
-            (includeWatched || $0.watchedBy.isEmpty) && filters.admits($0, limitRank: limit, library.certifications)
+            (includeWatched || $0.watchedBy.isEmpty)
+                && filters.admits($0, limitRank: limit, library.certifications, folded: &folded)
         }
         let keyed = chosen.map { candidate -> Keyed in
             let weighted = library.prior.flatMap { prior in
@@ -111,18 +114,27 @@ public enum MovieNight {
                     ? Self.weighted(average: candidate.voteAverage ?? 0, votes: candidate.voteCount ?? 0, prior: prior)
                     : nil
             }
-            let taste = TasteEffect.of(candidate.genres, tastes: library.tastes)
-            return Keyed(
-                candidate: candidate, weighted: weighted, predicted: weighted.map { $0 + taste.shift },
-                taste: weighted == nil ? [] : taste.notes, key: TitleKey.make(candidate.title))
+            let shift =
+                library.tastes.isEmpty
+                ? 0
+                : TasteEffect.of(
+                    keys: Set(candidate.genres.map { folded.key($0) }), tastes: library.tastes, notes: false
+                ).shift
+            return Keyed(candidate: candidate, weighted: weighted, predicted: weighted.map { $0 + shift })
         }
-        let sorted = keyed.sorted(by: Self.before)
+        // A title is folded only when the order comes down to it.
+        let sorted = keyed.sorted { Self.before($0, $1, titles: &folded) }
         return sorted.prefix(max(count, 0)).map { item in
+            // The taste's notes for the picks shown only.
+            var taste: [String] = []
+            if item.weighted != nil, !library.tastes.isEmpty {
+                let keys = Set(item.candidate.genres.map { folded.key($0) })
+                taste = TasteEffect.of(keys: keys, tastes: library.tastes).notes
+            }
             var why = why(item.candidate) + filters.used(item.candidate, limited: limit != nil)
-            if !item.taste.isEmpty { why += "; " + item.taste.joined(separator: "; ") }
+            if !taste.isEmpty { why += "; " + taste.joined(separator: "; ") }
             return NightPick(
-                candidate: item.candidate, weighted: item.weighted, why: why, predicted: item.predicted,
-                taste: item.taste)
+                candidate: item.candidate, weighted: item.weighted, why: why, predicted: item.predicted, taste: taste)
         }
     }
 
@@ -130,14 +142,12 @@ public enum MovieNight {
         var candidate: NightCandidate
         var weighted: Double?
         var predicted: Double?
-        var taste: [String]
-        var key: String
     }
 
     /// Rated first, then kept by more of the watchers, the predicted rating (the weighted one without taste),
     /// the week's trend, the title, the year and the local id: a total order, so the picks never depend on the
     /// order rows were read in.
-    private static func before(_ a: Keyed, _ b: Keyed) -> Bool {
+    private static func before(_ a: Keyed, _ b: Keyed, titles: inout TitleKeyMemo) -> Bool {
         if (a.predicted != nil) != (b.predicted != nil) { return a.predicted != nil }
         if a.candidate.keptBy.count != b.candidate.keptBy.count {
             return a.candidate.keptBy.count > b.candidate.keptBy.count
@@ -145,7 +155,8 @@ public enum MovieNight {
         if let x = a.predicted, let y = b.predicted, x != y { return x > y }
         let (s, t) = (a.candidate.trend ?? 0, b.candidate.trend ?? 0)
         if s != t { return s > t }
-        if a.key != b.key { return a.key < b.key }
+        let (keyA, keyB) = (titles.key(a.candidate.title), titles.key(b.candidate.title))
+        if keyA != keyB { return keyA < keyB }
         if a.candidate.year != b.candidate.year { return (a.candidate.year ?? 0) < (b.candidate.year ?? 0) }
         return a.candidate.movieId < b.candidate.movieId
     }

@@ -61,6 +61,14 @@ public struct NightFilters: Sendable, Equatable {
     }
 
     func admits(_ movie: NightCandidate, limitRank: Int?, _ order: [RegionCertification]) -> Bool {
+        var folded = TitleKeyMemo()
+        return admits(movie, limitRank: limitRank, order, folded: &folded)
+    }
+
+    /// `admits`, folding the genre and provider names through `folded`, which the caller keeps across candidates.
+    func admits(
+        _ movie: NightCandidate, limitRank: Int?, _ order: [RegionCertification], folded: inout TitleKeyMemo
+    ) -> Bool {
         if let maxMinutes {
             guard let runtime = movie.runtime, runtime <= maxMinutes else { return false }
         }
@@ -71,19 +79,30 @@ public struct NightFilters: Sendable, Equatable {
                 return false
             }
         }
-        if let streaming, service(of: movie, streaming) == nil { return false }
-        if !genres.isEmpty, genre(of: movie) == nil { return false }
+        if let streaming, service(of: movie, streaming, folded: &folded) == nil { return false }
+        if !genres.isEmpty, genre(of: movie, folded: &folded) == nil { return false }
         return true
     }
 
     /// The first of the family's services offering the movie at no extra cost.
     func service(of movie: NightCandidate, _ streaming: ServiceMatcher) -> String? {
-        movie.providers?.first { $0.kind.noExtraCost && streaming.matches(id: $0.id, name: $0.name) }?.name
+        var folded = TitleKeyMemo()
+        return service(of: movie, streaming, folded: &folded)
+    }
+
+    func service(of movie: NightCandidate, _ streaming: ServiceMatcher, folded: inout TitleKeyMemo) -> String? {
+        movie.providers?.first { $0.kind.noExtraCost && streaming.matches(id: $0.id, key: folded.key($0.name)) }?
+            .name
     }
 
     func genre(of movie: NightCandidate) -> String? {
-        let wanted = Set(genres.map(TitleKey.make))
-        return movie.genres.first { wanted.contains(TitleKey.make($0)) }
+        var folded = TitleKeyMemo()
+        return genre(of: movie, folded: &folded)
+    }
+
+    func genre(of movie: NightCandidate, folded: inout TitleKeyMemo) -> String? {
+        let wanted = Set(genres.map { folded.key($0) })
+        return movie.genres.first { wanted.contains(folded.key($0)) }
     }
 
     /// "; on Netflix · 1 h 46 min · PG · Comedy": what tonight's choices used, in that order; "" when none.

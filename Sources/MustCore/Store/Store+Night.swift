@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 
+/// A member watching tonight, as stored.
+typealias NightMember = (id: Int64, name: String)
+
 extension Store {
     /// What `pick` ranks: every movie on the list of at least one of `members` (matched ignoring case and
     /// accents), with who of them keeps it and who has watched it, its vote average's trend since `trendSince`,
@@ -9,35 +12,26 @@ extension Store {
     /// With `region`, each candidate also carries its runtime, genres, certification and offers read for that
     /// region (issue 28), and the library the members' age limits and the region's certification order.
     /// With `taste`, the library carries each member's taste (issue 33), learned from their own ratings.
+    ///
+    /// Each fact of the candidates is one statement over the members' links, not one per candidate (issue 33):
+    /// with 3 members keeping 300 movies each, the trend, tonight's facts and the offers read a candidate at a
+    /// time were about 2,700 statements, most of `pick`'s CPU after the library-wide reads (0018), each paying
+    /// GRDB's and SQLite's per-statement cost for a row or two.
     public func movieNight(members names: [String], trendSince: Date, region: String? = nil, taste: Bool = false)
         throws(StoreError) -> NightLibrary
     {
         try read { db in
-            var members: [(id: Int64, name: String)] = []
-            var limits: [String: String] = [:]
-            var unknown: [String] = []
-            for name in names {
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name, ageLimit FROM member WHERE nameKey = ?",
-                    arguments: [TitleKey.make(name)])
-                guard let row else {
-                    unknown.append(name)
-                    continue
-                }
-                if !members.contains(where: { $0.id == row["id"] }) { members.append((row["id"], row["name"])) }
-                if let limit = row["ageLimit"] as String? { limits[row["name"]] = limit }
+            let named = try Self.nightMembers(db, names)
+            guard named.unknown.isEmpty else {
+                return NightLibrary(members: [], candidates: [], prior: nil, unknown: named.unknown)
             }
-            guard unknown.isEmpty else {
-                return NightLibrary(members: [], candidates: [], prior: nil, unknown: unknown)
-            }
-            var candidates = try Self.nightCandidates(db, members)
-            for index in candidates.indices {
-                try Self.attachTrend(db, to: &candidates[index], since: trendSince)
-                if let region { try Self.attachTonight(db, to: &candidates[index], region: region) }
-            }
+            let members = named.members
+            var candidates = try Self.nightCandidates(db, members, region: region)
+            try Self.attachTrends(db, to: &candidates, members: members, since: trendSince)
+            if region != nil { try Self.attachOffers(db, to: &candidates, members: members) }
             var library = NightLibrary(
                 members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
-            library.ageLimits = limits
+            library.ageLimits = named.limits
             if taste { library.tastes = try members.map { try Self.taste(db, memberId: $0.id, name: $0.name) } }
             if let region {
                 library.certifications = try Row.fetchAll(
@@ -47,6 +41,27 @@ extension Store {
             }
             return library
         }
+    }
+
+    /// The named members as stored, each once in the order named, their own age limits by name, and the names
+    /// that are no member.
+    private static func nightMembers(_ db: Database, _ names: [String]) throws
+        -> (members: [NightMember], limits: [String: String], unknown: [String])
+    {
+        var members: [NightMember] = []
+        var limits: [String: String] = [:]
+        var unknown: [String] = []
+        for name in names {
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, name, ageLimit FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+            guard let row else {
+                unknown.append(name)
+                continue
+            }
+            if !members.contains(where: { $0.id == row["id"] }) { members.append((row["id"], row["name"])) }
+            if let limit = row["ageLimit"] as String? { limits[row["name"]] = limit }
+        }
+        return (members, limits, unknown)
     }
 
     /// A member's taste: their own ratings of movies TMDB has rated and whose genres are known, read through the
@@ -69,31 +84,10 @@ extension Store {
         return MemberTaste(member: name, samples: samples)
     }
 
-    /// Runtime, genres and certification when read for `region`, and the offers, through the primary keys.
-    private static func attachTonight(_ db: Database, to candidate: inout NightCandidate, region: String) throws {
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT movie.runtime, movie.genres,
-                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END AS certification,
-                        movie.providersRegion = ? AS providersRead
-                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id WHERE movie.id = ?
-                    """),
-            arguments: [region, region, candidate.movieId])
-        guard let row else { return }
-        candidate.runtime = row["runtime"]
-        candidate.genres = (row["genres"] as String?)?.split(separator: "\n").map(String.init) ?? []
-        candidate.certification = row["certification"]
-        guard row["providersRead"] as Bool? == true else { return }
-        candidate.providers = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT kind, providerId, name FROM movieProvider WHERE movieId = ?"),
-            arguments: [candidate.movieId]
-        ).compactMap(ProviderOffer.init(row:))
-            .sorted { ($0.kind, $0.name) < ($1.kind, $1.name) }
-    }
-
     /// The members' links, one candidate per movie; the primary key (memberId, movieId) reads each member's range.
-    private static func nightCandidates(_ db: Database, _ members: [(id: Int64, name: String)]) throws
+    /// With `region`, the runtime, genres and certification read for it come in the same rows, and a candidate
+    /// whose offers were read for it has an empty list for `attachOffers` to fill.
+    private static func nightCandidates(_ db: Database, _ members: [NightMember], region: String?) throws
         -> [NightCandidate]
     {
         guard !members.isEmpty else { return [] }
@@ -101,22 +95,20 @@ extension Store {
             db,
             sql: """
                 SELECT movie.id, movie.title, movie.year, movie.remoteId, movie.voteAverage, movie.voteCount,
-                    memberMovie.memberId, memberMovie.watched, movie.overview, movie.posterPath
+                    memberMovie.memberId, memberMovie.watched, movie.overview, movie.posterPath,
+                    movie.runtime, movie.genres,
+                    CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END AS certification,
+                    movie.providersRegion = ? AS providersRead
                 FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
-                WHERE memberMovie.memberId IN (\(members.map { _ in "?" }.joined(separator: ",")))
+                    LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
+                WHERE memberMovie.memberId IN (\(placeholders(members.count)))
                 """,
-            arguments: StatementArguments(members.map(\.id)))
+            arguments: [region, region] + StatementArguments(members.map(\.id)))
         var byMovie: [Int64: NightCandidate] = [:]
         var marks: [Int64: (kept: Set<Int64>, watched: Set<Int64>)] = [:]
         while let row = try rows.next() {
             let movieId: Int64 = row["id"]
-            if byMovie[movieId] == nil {
-                byMovie[movieId] = NightCandidate(
-                    movieId: movieId, title: row["title"], year: row["year"], remoteId: row["remoteId"],
-                    voteAverage: row["voteAverage"], voteCount: row["voteCount"], keptBy: [])
-                byMovie[movieId]?.overview = row["overview"]
-                byMovie[movieId]?.posterPath = row["posterPath"]
-            }
+            if byMovie[movieId] == nil { byMovie[movieId] = nightCandidate(row, region: region) }
             marks[movieId, default: ([], [])].kept.insert(row["memberId"])
             if row["watched"] as Bool { marks[movieId, default: ([], [])].watched.insert(row["memberId"]) }
         }
@@ -130,21 +122,83 @@ extension Store {
         }
     }
 
+    /// One candidate from `nightCandidates`' row, its tonight's facts only when read for a region.
+    private static func nightCandidate(_ row: Row, region: String?) -> NightCandidate {
+        var candidate = NightCandidate(
+            movieId: row["id"], title: row["title"], year: row["year"], remoteId: row["remoteId"],
+            voteAverage: row["voteAverage"], voteCount: row["voteCount"], keptBy: [])
+        candidate.overview = row["overview"]
+        candidate.posterPath = row["posterPath"]
+        guard region != nil else { return candidate }
+        candidate.runtime = row["runtime"]
+        candidate.genres = (row["genres"] as String?)?.split(separator: "\n").map(String.init) ?? []
+        candidate.certification = row["certification"]
+        if row["providersRead"] as Bool? == true { candidate.providers = [] }
+        return candidate
+    }
+
+    /// The offers of the candidates read for the region (those `nightCandidates` gave an empty list), in one
+    /// statement: a seek of the primary key (movieId, kind, providerId) for each movie the members keep, in that
+    /// key's order, then each movie's offers by kind and name, as the movie's page lists them.
+    private static func attachOffers(_ db: Database, to candidates: inout [NightCandidate], members: [NightMember])
+        throws
+    {
+        guard !members.isEmpty else { return }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT movieId, kind, providerId, name FROM movieProvider
+                WHERE movieId IN (SELECT movieId FROM memberMovie WHERE memberId IN (\(placeholders(members.count))))
+                ORDER BY movieId, kind, providerId
+                """,
+            arguments: StatementArguments(members.map(\.id)))
+        var offers: [Int64: [ProviderOffer]] = [:]
+        while let row = try rows.next() {
+            guard let offer = ProviderOffer(row: row) else { continue }
+            offers[row["movieId"], default: []].append(offer)
+        }
+        for index in candidates.indices where candidates[index].providers != nil {
+            candidates[index].providers = (offers[candidates[index].movieId] ?? [])
+                .sorted { ($0.kind, $0.name) < ($1.kind, $1.name) }
+        }
+    }
+
     /// The vote average's move since `since`, as `ratings --trend` counts it: from the figure before the window's
     /// first change (or the baseline, when the history starts inside the window) to now; no history in the window
-    /// means nothing moved. One look-up per candidate through the (movieId, at) index, so the cost follows the
-    /// members' lists, not the whole library's history.
-    private static func attachTrend(_ db: Database, to candidate: inout NightCandidate, since: Date) throws {
-        guard let now = candidate.voteAverage else { return }
-        let first = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT baseline, voteAverageBefore, voteAverage FROM movieHistory INDEXED BY movieHistory_movieId
-                    WHERE movieId = ? AND at >= ? ORDER BY at, id LIMIT 1
-                    """),
-            arguments: [candidate.movieId, since.timeIntervalSince1970])
-        let start: Double? = first.map { $0["baseline"] as Bool ? $0["voteAverage"] : $0["voteAverageBefore"] } ?? now
-        candidate.trend = start.map { FigureText.difference(now, $0) }
+    /// means nothing moved. One statement: for each movie the members keep, a seek of the (movieId, at) index
+    /// for its first change in the window, so the cost follows the members' lists, not the library's history.
+    private static func attachTrends(
+        _ db: Database, to candidates: inout [NightCandidate], members: [NightMember], since: Date
+    ) throws {
+        guard !members.isEmpty else { return }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT kept.movieId AS movieId, first.baseline AS baseline,
+                    first.voteAverageBefore AS voteAverageBefore, first.voteAverage AS voteAverage
+                FROM (SELECT DISTINCT movieId FROM memberMovie
+                    WHERE memberId IN (\(placeholders(members.count)))) AS kept
+                JOIN movieHistory AS first ON first.id = (
+                    SELECT id FROM movieHistory INDEXED BY movieHistory_movieId
+                    WHERE movieId = kept.movieId AND at >= ? ORDER BY at, id LIMIT 1)
+                """,
+            arguments: StatementArguments(members.map(\.id)) + [since.timeIntervalSince1970])
+        // The figure each trend starts from; nil when the window's first change lacks it.
+        var starts: [Int64: Double?] = [:]
+        while let row = try rows.next() {
+            let start: Double? = row["baseline"] as Bool ? row["voteAverage"] : row["voteAverageBefore"]
+            starts.updateValue(start, forKey: row["movieId"])
+        }
+        for index in candidates.indices {
+            guard let now = candidates[index].voteAverage else { continue }
+            let start: Double? = starts[candidates[index].movieId] ?? now
+            candidates[index].trend = start.map { FigureText.difference(now, $0) }
+        }
+    }
+
+    /// "?,?,?": `count` placeholders for an `IN` list.
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
     }
 
     /// The weighted rating's prior over the whole library, as `pick` ranks with it: the member page's "best"

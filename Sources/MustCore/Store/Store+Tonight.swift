@@ -18,6 +18,11 @@ public struct ServiceMatcher: Sendable, Equatable {
     public func matches(id: Int, name: String) -> Bool {
         ids.contains(id) || keys.contains(TitleKey.make(name))
     }
+
+    /// `matches(id:name:)` for a name already folded (`TitleKey.make`).
+    public func matches(id: Int, key: String) -> Bool {
+        ids.contains(id) || keys.contains(key)
+    }
 }
 
 extension Store {
