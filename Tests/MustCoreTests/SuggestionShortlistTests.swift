@@ -56,7 +56,10 @@ import Testing
                 """
         }
         sql += candidates(&random)
-        _ = try sqlite(path, sql)
+        // Read from a file: as one argument the statements are more than the kernel takes.
+        let file = scratch.file("library.sql")
+        try sql.write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try sqlite(path, ".read \(file)")
         return store
     }
 
@@ -118,9 +121,9 @@ import Testing
         for watchers in [["Ann", "Bob", "Cat", "Dan"], ["Bob"], ["Cat", "Ann"], ["Dan", "Cat"]] {
             for taste in [true, false] {
                 let every = try store.suggestionLibrary(members: watchers, region: "US", taste: taste)
-                #expect(every.candidates.count > 100)
+                #expect(every.candidates.count > 80)
                 for filters in Self.choices {
-                    for count in [1, 3, 5, 40, 1_000] {
+                    for count in [1, 5, 40, 1_000] {
                         var short = try store.suggestionWatchers(members: watchers, region: "US", taste: taste)
                         short.candidates = try store.suggestionShortlist(
                             for: short, region: "US", count: count, filters: filters)
@@ -136,7 +139,7 @@ import Testing
                 }
             }
         }
-        #expect(compared == 4 * 2 * Self.choices.count * 5)
+        #expect(compared == 4 * 2 * Self.choices.count * 4)
         #expect(shown > compared * 2, "most comparisons show suggestions")
     }
 
