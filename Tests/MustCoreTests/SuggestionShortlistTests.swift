@@ -144,7 +144,7 @@ import Testing
     }
 
     /// The love of each candidate, added watcher by watcher as `Suggestions.rank` adds it, in tiers best first.
-    @Test func tiersAddEachWatchersStrongestSeed() {
+    @Test func lovesAddEachWatchersStrongestSeed() {
         func seed(_ member: String, _ movieId: Int64, _ love: Double) -> SuggestionSeed {
             SuggestionSeed(
                 member: member, movieId: movieId, remoteId: 0, title: "", year: nil, ownRating: nil, love: love)
@@ -152,13 +152,14 @@ import Testing
         let library = SuggestionLibrary(
             members: ["Ann", "Bob"], seeds: [seed("Ann", 1, 8), seed("Ann", 2, 10), seed("Bob", 3, 7.25)],
             candidates: [], prior: nil)
-        let tiers = SuggestionShortlist.tiers(
+        let loves = SuggestionShortlist.loves(
             library, recommended: [1: [100, 101], 2: [101], 3: [100, 102], 9: [103]])
         // 100: Ann's 8 and Bob's 7.25; 101: Ann's 10 (not her 8 as well); 102: Bob's; 103: no watcher's seed.
         let (both, annAlone, bobAlone): (Double, Double, Double) = (
             0 + 8.0 / 10 + 7.25 / 10, 0 + 10.0 / 10, 0 + 7.25 / 10
         )
-        #expect(tiers.map(\.love) == [both, annAlone, bobAlone])
-        #expect(tiers.map(\.remoteIds) == [[100], [101], [102]])
+        #expect(loves.levels == [both, annAlone, bobAlone])
+        #expect(loves.levels.map { loves.tier($0) } == [[100], [101], [102]])
+        #expect(loves.remoteIds == [100, 101, 102])
     }
 }

@@ -50,28 +50,27 @@ extension Store {
                     db.cachedStatement(sql: "SELECT remoteId FROM suggestionSource WHERE seedMovieId = ?"),
                     arguments: [seed])
             }
+            let loves = SuggestionShortlist.loves(library, recommended: recommended)
             var shortlist = SuggestionShortlist(library, count: count, filters: filters)
-            for tier in SuggestionShortlist.tiers(library, recommended: recommended) {
-                if shortlist.isSettled(before: tier.love) { break }
-                for candidate in try Self.suggestionFacts(db, tier.remoteIds, region: region, shortlist) {
-                    shortlist.offer(candidate, love: tier.love)
+            for love in loves.levels {
+                if shortlist.isSettled(before: love) { break }
+                for candidate in try Self.suggestionFacts(db, loves.tier(love), region: region, shortlist) {
+                    shortlist.offer(candidate, love: love)
                 }
             }
-            let chosen = Set(shortlist.chosen)
-            var seeds: [Int: [Int64]] = [:]
-            for (seed, remoteIds) in recommended {
-                for remoteId in remoteIds where chosen.contains(remoteId) { seeds[remoteId, default: []].append(seed) }
-            }
-            return try Self.suggestionCandidates(db, chosen.sorted(), region: region).map {
+            return try Self.suggestionCandidates(db, shortlist.chosen.sorted(), region: region).map {
                 var candidate = $0
-                candidate.seeds = seeds[candidate.remoteId]?.sorted() ?? []
+                candidate.seeds = try Int64.fetchAll(
+                    db.cachedStatement(sql: "SELECT seedMovieId FROM suggestionSource WHERE remoteId = ?"),
+                    arguments: [candidate.remoteId]
+                ).filter { recommended[$0] != nil }
                 return candidate
             }
         }
     }
 
     /// The candidates among `remoteIds` that are still suggestions and scorable, with what tonight's filters and
-    /// the score look at (no overview or poster; the offers at no extra cost, only under `--streaming`). The
+    /// the score look at (no title, overview or poster; the offers at no extra cost, only under `--streaming`). The
     /// details, the runtime and the services are asked of SQL first when a choice needs them, which only spares
     /// reading rows: `SuggestionShortlist.offer` judges every row as `Suggestions.rank` does.
     private static func suggestionFacts(
@@ -91,7 +90,7 @@ extension Store {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT remoteId, title, voteAverage, voteCount, genres, runtime, certification,
+                SELECT remoteId, voteAverage, voteCount, genres, runtime, certification,
                     extrasRegion = :region AS known
                 FROM suggestionMovie
                 WHERE remoteId IN (SELECT value FROM json_each(:ids)) AND \(conditions.joined(separator: " AND "))
@@ -100,7 +99,7 @@ extension Store {
         var candidates: [SuggestionCandidate] = []
         while let row = try rows.next() {
             var candidate = SuggestionCandidate(
-                remoteId: row["remoteId"], title: row["title"], voteAverage: row["voteAverage"],
+                remoteId: row["remoteId"], title: "", voteAverage: row["voteAverage"],
                 voteCount: row["voteCount"],
                 genres: (row["genres"] as String?)?.split(separator: "\n").map(String.init) ?? [],
                 detailsKnown: row["known"] as Bool? ?? false)
