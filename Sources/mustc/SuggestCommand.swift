@@ -61,7 +61,7 @@ struct SuggestCommand: AsyncParsableCommand {
                 return print("Took back \(count) \"not for us\"; those movies may be suggested again.")
             }
             let store = try global.openStoreForReading(config)
-            var library = try store.suggestionLibrary(
+            var library = try store.suggestionWatchers(
                 members: members, region: config.family.region, taste: !noTaste)
             if !library.unknown.isEmpty {
                 throw Failure.usage(
@@ -71,6 +71,8 @@ struct SuggestCommand: AsyncParsableCommand {
             let filters = try await tonight.filters(
                 global, try config.resolvingServices(store), memberLimits: !library.ageLimits.isEmpty,
                 certifications: &library.certifications)
+            library.candidates = try store.suggestionShortlist(
+                for: library, region: config.family.region, count: count, filters: filters)
             let report = SuggestReport(library, count: count, filters: filters).render(format)
             if format == .json { Output.exact(report) } else { print(report) }
         }

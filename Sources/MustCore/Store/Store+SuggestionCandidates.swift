@@ -4,25 +4,21 @@ import GRDB
 extension Store {
     /// A recommended movie that is no suggestion: someone in the family keeps it (watched or not), or the family
     /// said "not for us".
-    fileprivate static let notSuggested = """
+    static let notSuggested = """
         EXISTS (SELECT 1 FROM movie JOIN memberMovie ON memberMovie.movieId = movie.id
                 WHERE movie.remoteId = suggestionMovie.remoteId)
         OR EXISTS (SELECT 1 FROM suggestionHidden WHERE suggestionHidden.remoteId = suggestionMovie.remoteId)
         """
 
-    /// What `suggest` ranks for `members` (matched ignoring case and accents): their seeds, the candidates those
-    /// recommend, the library's prior, their age limits and the region's certifications; with `taste`, each
-    /// watcher's taste, as `movieNight` reads it. Reads only: the page calls it through `Store.forReading`.
+    /// What `suggest` ranks for `members` (matched ignoring case and accents): `suggestionWatchers`, and every
+    /// candidate their seeds recommend. `suggest` and the page read only a shortlist (`suggestionShortlist`);
+    /// reading them all is for checking it. Reads only.
     public func suggestionLibrary(members names: [String], region: String, taste: Bool = false) throws(StoreError)
         -> SuggestionLibrary
     {
         try read { db in
-            let (members, unknown) = try Self.memberRows(db, names)
-            guard unknown.isEmpty else {
-                return SuggestionLibrary(members: [], seeds: [], candidates: [], prior: nil, unknown: unknown)
-            }
-            let seeds = try Self.seeds(db, members: members)
-            let seedIds = Set(seeds.map(\.movieId))
+            var library = try Self.suggestionWatchers(db, names, region: region, taste: taste)
+            let seedIds = Set(library.seeds.map(\.movieId))
             var sources: [Int: [Int64]] = [:]
             if !seedIds.isEmpty {
                 let rows = try Row.fetchAll(
@@ -32,31 +28,17 @@ extension Store {
                     arguments: StatementArguments(Array(seedIds)))
                 for row in rows { sources[row["remoteId"], default: []].append(row["seedMovieId"]) }
             }
-            let candidates = try Self.suggestionCandidates(db, Array(sources.keys), region: region).map {
+            library.candidates = try Self.suggestionCandidates(db, Array(sources.keys), region: region).map {
                 var candidate = $0
                 candidate.seeds = sources[candidate.remoteId] ?? []
                 return candidate
             }
-            var library = SuggestionLibrary(
-                members: members.map(\.name), seeds: seeds, candidates: candidates, prior: try Self.nightPrior(db))
-            if taste { library.tastes = try members.map { try Self.taste(db, memberId: $0.id, name: $0.name) } }
-            for member in members {
-                if let limit = try String.fetchOne(
-                    db, sql: "SELECT ageLimit FROM member WHERE id = ?", arguments: [member.id])
-                {
-                    library.ageLimits[member.name] = limit
-                }
-            }
-            library.certifications = try Row.fetchAll(
-                db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank",
-                arguments: [region]
-            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
             return library
         }
     }
 
     /// The candidates among `remoteIds` that are still suggestions, with their offers when read for `region`.
-    private static func suggestionCandidates(_ db: Database, _ remoteIds: [Int], region: String) throws
+    static func suggestionCandidates(_ db: Database, _ remoteIds: [Int], region: String) throws
         -> [SuggestionCandidate]
     {
         guard !remoteIds.isEmpty else { return [] }
@@ -74,6 +56,7 @@ extension Store {
                     WHERE remoteId IN (\(chunk.map { _ in "?" }.joined(separator: ","))) AND NOT (\(notSuggested))
                     """,
                 arguments: StatementArguments([region as DatabaseValueConvertible] + chunk.map { $0 }))
+            let offers = try Self.suggestionOffers(db, chunk, region: region)
             for row in rows {
                 var candidate = SuggestionCandidate(
                     remoteId: row["remoteId"], title: row["title"], year: row["year"],
@@ -83,20 +66,39 @@ extension Store {
                 (candidate.overview, candidate.posterPath) = (row["overview"], row["posterPath"])
                 if candidate.detailsKnown {
                     (candidate.runtime, candidate.certification) = (row["runtime"], row["certification"])
-                    candidate.providers = try Row.fetchAll(
-                        db.cachedStatement(
-                            sql: "SELECT kind, providerId, name FROM suggestionProvider WHERE remoteId = ?"),
-                        arguments: [candidate.remoteId]
-                    ).compactMap { offer in
-                        ProviderKind(rawValue: offer["kind"]).map {
-                            ProviderOffer(kind: $0, id: offer["providerId"], name: offer["name"])
-                        }
-                    }.sorted { ($0.kind, $0.name) < ($1.kind, $1.name) }
+                    candidate.providers = (offers[candidate.remoteId] ?? []).sorted {
+                        ($0.kind, $0.name) < ($1.kind, $1.name)
+                    }
                 }
                 candidates.append(candidate)
             }
         }
         return candidates
+    }
+
+    /// The offers of the candidates among `remoteIds` whose details were read for `region`, by candidate, in one
+    /// query (from the `sperf` attempt): a query a candidate took a third of `suggest`'s 10 s over 100,000. In the
+    /// order of the primary key, as that query gave them, so that offers of one kind and name keep their order.
+    private static func suggestionOffers(_ db: Database, _ remoteIds: ArraySlice<Int>, region: String) throws
+        -> [Int: [ProviderOffer]]
+    {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT suggestionProvider.remoteId, kind, providerId, name
+                FROM suggestionProvider JOIN suggestionMovie USING (remoteId)
+                WHERE suggestionMovie.extrasRegion = ?
+                    AND suggestionProvider.remoteId IN (\(remoteIds.map { _ in "?" }.joined(separator: ",")))
+                ORDER BY suggestionProvider.remoteId, kind, providerId
+                """,
+            arguments: StatementArguments([region as DatabaseValueConvertible] + remoteIds.map { $0 }))
+        var offers: [Int: [ProviderOffer]] = [:]
+        for row in rows {
+            guard let kind = ProviderKind(rawValue: row["kind"]) else { continue }
+            offers[row["remoteId"], default: []].append(
+                ProviderOffer(kind: kind, id: row["providerId"], name: row["name"]))
+        }
+        return offers
     }
 
     /// The candidates whose details to read next: still suggestions, scorable, and unknown for `region` or read

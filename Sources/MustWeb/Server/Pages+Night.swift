@@ -45,7 +45,7 @@ extension Pages {
                     ? nil : try store.movieNight(members: chosen, trendSince: since, region: region, taste: true),
                 try store.genresSeen(), try store.certificationOrder(region: region),
                 // Only what the fetch stored: a page request never asks TMDB.
-                chosen.isEmpty ? nil : try store.suggestionLibrary(members: chosen, region: region, taste: true)
+                chosen.isEmpty ? nil : try store.suggestionWatchers(members: chosen, region: region, taste: true)
             )
         }
         if let unknown = library?.unknown, !unknown.isEmpty {
@@ -68,7 +68,14 @@ extension Pages {
             return report
         }
         // `mustc suggest`'s answer under the same choices.
-        var suggested = new.map { SuggestReport($0, count: NightPage.count, filters: filters) }
+        var suggested: SuggestReport?
+        if var new {
+            let watchers = new
+            new.candidates = try await reader.read { [filters] store in
+                try store.suggestionShortlist(for: watchers, region: region, count: NightPage.count, filters: filters)
+            }
+            suggested = SuggestReport(new, count: NightPage.count, filters: filters)
+        }
         (report, suggested) = try await keptPosters(report, suggested)
         let signedIn = Viewer.current.session == nil ? nil : EditRoutes.sitePath(back)
         var page = NightPage(
