@@ -169,6 +169,45 @@ import Testing
         #expect(Self.files(mustc).count % 2 == 0, "both sizes of a poster go together")
     }
 
+    /// A run that keeps no new poster skips the prune while the last one met the bound (a killed download's
+    /// leftover then waits for a run that downloads); a bound lowered since then is pruned to at once.
+    @Test func aRunWithoutDownloadsPrunesOnlyWhenTheBoundWasLowered() async throws {
+        let stub = TMDBStubServer(movies: StubMovie.synthetic(6))
+        try stub.start()
+        defer { stub.stop() }
+        var mustc = MustcBinary(stub: stub, posters: true)
+        let path = mustc.home.file("config.json")
+        func bound(_ bytes: Int) throws {
+            try #"{"tmdb": {"maxRequestsPerSecond": 2000}, "posters": {"maxBytes": \#(bytes)}}"#
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        try bound(10_000_000)
+        mustc.environment["MUSTC_CONFIG"] = path
+        #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (1...6).map { "Movie \($0)" }).status == 0)
+        let (first, _, downloads) = try await Self.fetch(mustc)
+        #expect(first.status == 0 && downloads["downloaded"] == 6, "\(first.all)")
+        let kept = Self.files(mustc)
+        #expect(kept.count == 12)
+        let leftover = mustc.databasePath + ".posters/w185/.partial-left-by-a-killed-run"
+        try Data("half".utf8).write(to: URL(fileURLWithPath: leftover))
+
+        let (second, _, none) = try await Self.fetch(mustc)
+        #expect(second.status == 0 && none["downloaded"] ?? 0 == 0 && none["removed"] ?? 0 == 0, "\(none)")
+        #expect(FileManager.default.fileExists(atPath: leftover), "a run without downloads pruned")
+        #expect(Self.files(mustc) == (kept + ["w185/.partial-left-by-a-killed-run"]).sorted())
+
+        // Room for about two posters' two sizes: the next run prunes though it downloads nothing.
+        let bytes = kept.reduce(0) { total, file in
+            let path = mustc.databasePath + ".posters/" + file
+            return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        try bound(bytes / 3)
+        let (third, _, pruned) = try await Self.fetch(mustc)
+        #expect(third.status == 0 && pruned["downloaded"] ?? 0 == 0 && pruned["removed"] ?? 0 >= 4, "\(pruned)")
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(Self.files(mustc).count < kept.count && Self.files(mustc).count % 2 == 0)
+    }
+
     /// mount and umount: they return at once.
     static func system(_ path: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()

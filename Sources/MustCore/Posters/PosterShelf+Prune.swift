@@ -9,6 +9,20 @@ public struct PosterPrune: Sendable, Equatable {
 }
 
 extension PosterShelf {
+    /// The bytes the last prune left, in a file beside the size folders (only the fetch downloads posters, and only
+    /// its prune writes this); nil before the first prune or when the file is unreadable.
+    public func lastKept() -> Int64? {
+        guard let text = try? String(contentsOfFile: keptFile, encoding: .utf8) else { return nil }
+        return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func noteKept(_ bytes: Int64) {
+        guard lastKept() != bytes else { return }
+        try? String(bytes).write(toFile: keptFile, atomically: true, encoding: .utf8)
+    }
+
+    var keptFile: String { directory + "/kept" }
+
     /// One poster's files, both sizes together: they are kept and removed as one.
     struct Kept {
         var name: String
