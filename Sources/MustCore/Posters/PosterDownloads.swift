@@ -124,7 +124,7 @@ public final class PosterDownloads: Sendable {
         let pruned = await offPool { () -> PosterPrune? in
             // A run that kept no new poster, under a bound the last prune met, has nothing to remove: skipping it
             // saves a stat(2) of every file (6,000 for 3,000 movies), which was 7% of a steady refresh's CPU
-            // (against 050fdc5, 15 rounds: 0.994× and 1.038× skipped; 1.067× and 1.101× not; issue 38).
+            // (steady refresh against 050fdc5, 15 rounds: 1.017× and 1.045× skipped; 1.067× and 1.101× not; issue 38).
             if downloaded == 0, let kept = shelf.lastKept(), kept <= maxBytes { return nil }
             // Without the library's paths every poster would look unused: skip this time rather than guess.
             guard let used = inUse() else { return nil }
