@@ -208,6 +208,51 @@ import Testing
         #expect(Self.files(mustc).count < kept.count && Self.files(mustc).count % 2 == 0)
     }
 
+    /// Posters a run adds within the bound are counted on in `kept` with no check of the whole directory (a partial
+    /// file a killed run left stays); the run whose downloads would pass the bound checks it and prunes at once.
+    @Test func newPostersWithinTheBoundAreCountedOnAndTheRunPastItPrunes() async throws {
+        let stub = TMDBStubServer(movies: StubMovie.synthetic(9))
+        try stub.start()
+        defer { stub.stop() }
+        var mustc = MustcBinary(stub: stub, posters: true)
+        let path = mustc.home.file("config.json")
+        func bound(_ bytes: Int) throws {
+            try #"{"tmdb": {"maxRequestsPerSecond": 2000}, "posters": {"maxBytes": \#(bytes)}}"#
+                .write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        func onDisk() -> Int {
+            Self.files(mustc).filter { !$0.contains(".partial-") }.reduce(0) { total, file in
+                let path = mustc.databasePath + ".posters/" + file
+                return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            }
+        }
+        let keptFile = mustc.databasePath + ".posters/kept"
+        func kept() -> Int? { (try? String(contentsOfFile: keptFile, encoding: .utf8)).flatMap { Int($0) } }
+        try bound(10_000_000)
+        mustc.environment["MUSTC_CONFIG"] = path
+        #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (1...3).map { "Movie \($0)" }).status == 0)
+        let (first, _, three) = try await Self.fetch(mustc)
+        #expect(first.status == 0 && three["downloaded"] == 3, "\(first.all)")
+        #expect(kept() == onDisk())
+        let leftover = mustc.databasePath + ".posters/w185/.partial-left-by-a-killed-run"
+        try Data("half".utf8).write(to: URL(fileURLWithPath: leftover))
+
+        #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (4...6).map { "Movie \($0)" }).status == 0)
+        let (second, _, added) = try await Self.fetch(mustc)
+        #expect(second.status == 0 && added["downloaded"] == 3 && added["removed"] ?? 0 == 0, "\(added)")
+        #expect(FileManager.default.fileExists(atPath: leftover), "the directory was checked though within the bound")
+        #expect(kept() == onDisk(), "kept \(kept() ?? -1), on disk \(onDisk())")
+
+        // Room for what is there and one poster more: the third run's downloads pass the bound, so it checks.
+        let sixPosters = onDisk()
+        try bound(sixPosters + sixPosters / 6)
+        #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (7...9).map { "Movie \($0)" }).status == 0)
+        let (third, _, pruned) = try await Self.fetch(mustc)
+        #expect(third.status == 0 && pruned["downloaded"] == 3 && pruned["removed"] ?? 0 >= 1, "\(pruned)")
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(onDisk() <= sixPosters + sixPosters / 6 && kept() == onDisk())
+    }
+
     /// mount and umount: they return at once.
     static func system(_ path: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()

@@ -56,6 +56,8 @@ public final class PosterDownloads: Sendable {
         var tally = PosterTally()
         var hostFailuresInARow = 0
         var hostDown = false
+        /// Bytes of the files this run added to the shelf.
+        var bytesAdded: Int64 = 0
     }
 
     /// The run's shared count, held by the downloads and by each download's work.
@@ -120,12 +122,16 @@ public final class PosterDownloads: Sendable {
             worker.cancel()
         }
         let (shelf, maxBytes, logger) = (shelf, settings.maxBytes, logger)
-        let downloaded = ledger.state.withLock { $0.tally.downloaded }
+        let added = ledger.state.withLock { $0.bytesAdded }
         let pruned = await offPool { () -> PosterPrune? in
-            // A run that kept no new poster, under a bound the last prune met, has nothing to remove: skipping it
-            // saves a stat(2) of every file (6,000 for 3,000 movies), which was 7% of a steady refresh's CPU
-            // (steady refresh against 050fdc5, 15 rounds: 1.017× and 1.045× skipped; 1.067× and 1.101× not; issue 38).
-            if downloaded == 0, let kept = shelf.lastKept(), kept <= maxBytes { return nil }
+            // While what the last prune kept plus what this run added is within the bound, there is nothing to
+            // remove: skipping the prune saves a stat(2) of every file (6,000 for 3,000 movies), which was 7% of a
+            // steady refresh's CPU (steady refresh against 050fdc5, 15 rounds: 1.017× and 1.045× skipped; 1.067×
+            // and 1.101× not; issue 38), and most of a paced suggestion run's (issue 34). The total is carried on.
+            if let kept = shelf.lastKept(), kept + added <= maxBytes {
+                if added > 0 { shelf.noteKept(kept + added) }
+                return nil
+            }
             // Without the library's paths every poster would look unused: skip this time rather than guess.
             guard let used = inUse() else { return nil }
             let pruned = shelf.prune(maxBytes: maxBytes, inUse: used)
@@ -157,7 +163,7 @@ public final class PosterDownloads: Sendable {
                     ledger.state.withLock { $0.tally.failed += 1 }
                     return
                 }
-                if let failure = await keep(path, size: size) {
+                if let failure = await keep(path, size: size, ledger: ledger) {
                     let stopping = ledger.state.withLock { state -> Bool in
                         state.tally.failed += 1
                         state.hostFailuresInARow = failure.hostDown ? state.hostFailuresInARow + 1 : 0
@@ -177,16 +183,17 @@ public final class PosterDownloads: Sendable {
             ledger.state.withLock { $0.tally.downloaded += 1 }
         }
 
-        private func keep(_ path: String, size: PosterSize) async -> PosterFailure? {
+        private func keep(_ path: String, size: PosterSize, ledger: Ledger) async -> PosterFailure? {
             switch await client.download(path, size: size) {
             case .failure(let failure):
                 return failure
             case .success(let bytes):
-                let shelf = shelf
+                let (shelf, ledger) = (shelf, ledger)
                 // fsync blocks its thread: a Dispatch thread, never a cooperative one.
                 return await offPool { () -> PosterFailure? in
                     do throws(PosterWriteError) {
                         try shelf.store(bytes, as: path, size: size)
+                        ledger.state.withLock { $0.bytesAdded += Int64(bytes.count) }
                         return nil
                     } catch {
                         return PosterFailure(description: error.description, hostDown: false)
