@@ -128,6 +128,47 @@ import Testing
     }
 }
 
+/// The pace alone, on made-up times: the bucket, the share of a run's own requests, the first run.
+@Suite struct SuggestionPaceTests {
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+    func ago(_ seconds: Double) -> Date { now.addingTimeInterval(-seconds) }
+
+    @Test func theBucketRefillsContinuouslyUpToAQuarterOfTheDay() {
+        let pace = SuggestionPace(perDay: 60)
+        #expect(pace.capacity == 15)
+        #expect(pace.available(spent: [], now: now) == 15)
+        // 15 spent an hour ago: 2.5 back since.
+        let hourAgo = Array(repeating: ago(3_600), count: 15)
+        #expect(abs(pace.available(spent: hourAgo, now: now) - 2.5) < 1e-9)
+        // Six hours later it is full again, and never holds more.
+        #expect(pace.available(spent: hourAgo, now: now.addingTimeInterval(6 * 3_600)) == 15)
+        // A debt: the whole day's budget spent at once (as before the pace) is paid back first.
+        let debt = Array(repeating: ago(3_600), count: 60)
+        #expect(abs(pace.available(spent: debt, now: now) - (15 - 60 + 2.5)) < 1e-9)
+        #expect(pace.allowance(spent: debt, now: now, ownRequests: 1_000) == 0)
+        // Requests older than the store's two days no longer count; one stamped ahead counts as spent now.
+        #expect(pace.available(spent: [ago(3 * 86_400)], now: now) == 15)
+        #expect(pace.available(spent: [now.addingTimeInterval(600)], now: now) == 14)
+    }
+
+    @Test func aRunSpendsAShareOfItsOwnRequests() {
+        let pace = SuggestionPace(perDay: 60)
+        let earlier = [ago(12 * 3_600)]  // the bucket is full again, and this is no first run
+        #expect(pace.allowance(spent: earlier, now: now, ownRequests: 0) == 2)
+        #expect(pace.allowance(spent: earlier, now: now, ownRequests: 66) == 2)
+        #expect(pace.allowance(spent: earlier, now: now, ownRequests: 250) == 10)
+        #expect(pace.allowance(spent: earlier, now: now, ownRequests: 800) == 15)
+        // The first run in two days may spend the bucket, whatever its own requests.
+        #expect(pace.allowance(spent: [], now: now, ownRequests: 0) == 15)
+        // Only what refilled: 1.25 tokens since a spent bucket 30 minutes ago.
+        let spentOut = Array(repeating: ago(30 * 60), count: 15)
+        #expect(pace.allowance(spent: spentOut, now: now, ownRequests: 800) == 1)
+        #expect(SuggestionPace(perDay: 0).allowance(spent: [], now: now, ownRequests: 800) == 0)
+        // A small budget still lets a request through.
+        #expect(SuggestionPace(perDay: 2).capacity == 1)
+    }
+}
+
 /// Issue 34's background work against the stub, in-process with a real store: the daily budget over a simulated
 /// week, counted from the stub's requests by path; bad answers leave the other suggestions intact.
 @Suite final class SuggestionWorkTests {
@@ -156,17 +197,27 @@ import Testing
 
     deinit { stub.stop() }
 
-    func work(requestsPerDay: Int = 60) -> SuggestionWork {
+    /// `paced`: the day's budget spread over the runs as the fetch spreads it (`SuggestionPace`); otherwise a run
+    /// may spend all that is left of the day's budget at once (the worst case for the day's totals), as every run
+    /// did before the pace.
+    func work(requestsPerDay: Int = 60, paced: Bool = false) -> SuggestionWork {
         var config = Config()
         config.suggest.requestsPerDay = requestsPerDay
+        var settings = SuggestionWork.Settings(config)
+        if !paced { settings.pace.capacity = Double(requestsPerDay) }
         // The HTTP layer on the real clock (its timeouts are curl's); the budget's days on the test clock.
         let stack = CurlTransport.stack(time: .system)
         let client = TMDBClient(
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 5,
             retry: RetryPolicy(maxRetries: 0, baseDelay: 0.01, maxDelay: 0.1), transport: stack.transport,
             executor: stack.executor, time: .system, logger: quietLogger)
-        return SuggestionWork(
-            store: store, client: client, settings: SuggestionWork.Settings(config), logger: quietLogger)
+        return SuggestionWork(store: store, client: client, settings: settings, logger: quietLogger)
+    }
+
+    /// A run after a fetch that made `ownRequests` requests of its own: with the default, as many as the day's
+    /// budget and more.
+    func run(_ work: SuggestionWork, ownRequests: Int = 10_000) async -> SuggestionWork.Tally {
+        await work.run(time: time, ownRequests: ownRequests)
     }
 
     /// Claire loved Spirited Away (9); Sofia loved Totoro (10) and Up (8) and keeps Amélie, unwatched.
@@ -190,7 +241,7 @@ import Testing
         // A run every two hours for seven days.
         for _ in 0..<84 {
             let (recommendationsBefore, detailsBefore) = (requests("/recommendations"), detailsRequests)
-            _ = await work.run(time: time)
+            _ = await run(work)
             spent.append(
                 (
                     time.now().timeIntervalSince(Self.start), requests("/recommendations") - recommendationsBefore,
@@ -217,14 +268,50 @@ import Testing
         #expect(library.candidates.count == 45 && library.candidates.allSatisfy(\.detailsKnown))
     }
 
+    /// The fetch's pace: a new family's first run spends a quarter of the day's budget (15), and every run after
+    /// it one request for every 25 of its own, at least 2, within what refilled (60 a day): suggestions arrive over
+    /// the day, not at once, and the day's totals hold.
+    @Test func theWorkIsPacedOverTheDay() async throws {
+        try family()
+        let work = work(paced: true)
+        var spent: [(at: Double, requests: Int, details: Int)] = []
+        // The timer's fetch every 15 minutes for two days, each run making 25 requests of its own.
+        for _ in 0..<(2 * 96) {
+            let (before, detailsBefore) = (stub.requests.count, detailsRequests)
+            _ = await run(work, ownRequests: 25)
+            let at = time.now().timeIntervalSince(Self.start)
+            spent.append((at, stub.requests.count - before, detailsRequests - detailsBefore))
+            await clock.advance(by: .seconds(15 * 60))
+        }
+        #expect(spent[0].requests == 15 && requests("/recommendations") == 3)
+        #expect(spent.dropFirst().allSatisfy { $0.requests <= 2 }, "\(spent.map(\.requests))")
+        for run in spent {
+            let day = spent.filter { $0.at > run.at - 86_400 && $0.at <= run.at }
+            #expect(day.reduce(0) { $0 + $1.requests } <= 60)
+            #expect(day.reduce(0) { $0 + $1.details } <= 40)
+        }
+        // The first run emptied the bucket: the next six hours spend what refills in them (2.5 an hour), no more,
+        // and the pace keeps up with it.
+        let sixHours = spent.filter { $0.at > 0 && $0.at <= 6 * 3_600 }.reduce(0) { $0 + $1.requests }
+        #expect(sixHours <= 15 && sixHours >= 13, "\(sixHours) in the six hours after the first run")
+        // Spread: every 3 hours of the first day after the first run brings some of the day's 40 details.
+        for start in stride(from: 900.0, to: 86_400 - 3 * 3_600, by: 3 * 3_600)
+        where spent.filter({ $0.at < start }).reduce(0, { $0 + $1.details }) < 40 {
+            let block = spent.filter { $0.at >= start && $0.at < start + 3 * 3_600 }
+            #expect(block.reduce(0) { $0 + $1.details } > 0, "none in the 3 hours from \(start)")
+        }
+        // The 45 candidates all got their details within the two days.
+        #expect(Set(stub.requests.filter { $0.query["append_to_response"] != nil }.map(\.path)).count == 45)
+    }
+
     @Test func aSmallerBudgetIsShared() async throws {
         try family()
-        let tally = await work(requestsPerDay: 10).run(time: time)
+        let tally = await run(work(requestsPerDay: 10))
         #expect(tally.recommendations == 3 && tally.details == 7)
         #expect(stub.requests.count == 10)
         // The same day: nothing left.
         await clock.advance(by: .seconds(3600))
-        #expect(await work(requestsPerDay: 10).run(time: time) == SuggestionWork.Tally())
+        #expect(await run(work(requestsPerDay: 10)) == SuggestionWork.Tally())
         #expect(stub.requests.count == 10)
     }
 
@@ -234,7 +321,7 @@ import Testing
         // A recommended movie that TMDB no longer knows when its details are asked.
         // Recommended by Totoro (asked now) and by Spirited Away (asked tomorrow): its details come at the second run.
         let gone = Self.ids[12]
-        let tally = await work(requestsPerDay: 5).run(time: time)
+        let tally = await run(work(requestsPerDay: 5))
         #expect(tally.recommendations == 2 && tally.failed == 1)
         stub.remove(id: gone)
         await clock.advance(by: .seconds(86_400 + 60))
@@ -243,7 +330,7 @@ import Testing
         #expect(library.candidates.contains { $0.remoteId == gone })
         // The failed seed is due again after a day; the answered ones are not.
         #expect(try store.seedsDue(now: time.now(), every: 7 * 86_400, retry: 86_400).map(\.remoteId) == [129])
-        _ = await work(requestsPerDay: 60).run(time: time)
+        _ = await run(work(requestsPerDay: 60))
         library = try store.suggestionLibrary(members: ["Claire", "Sofia"], region: "US")
         // Spirited Away's 20 joined; the one TMDB answered 404 for left; Amélie, which Sofia keeps, never appears.
         #expect(!library.candidates.contains { $0.remoteId == gone || $0.remoteId == 194 })
@@ -253,7 +340,7 @@ import Testing
 
     @Test func suggestionsNeverIncludeAMovieTheFamilyKeepsOrWatched() async throws {
         try family()
-        _ = await work().run(time: time)
+        _ = await run(work())
         let kept = Self.ids[0]
         _ = try store.link(member: "Leo", movie: .tmdb(kept), now: time.now())
         let watched = Self.ids[1]
@@ -291,7 +378,7 @@ import Testing
         func onShelf(_ id: Int) -> Bool { shelf.has("/poster\(id).png", size: .w185) }
         var first = work()
         first.posters = setup(maxBytes: 10_000_000)
-        #expect(await first.run(time: time).details == 3)
+        #expect(await run(first).details == 3)
         #expect(old.allSatisfy(onShelf))
         #expect(
             Set(stub.imageRequests.map(\.path))
@@ -304,7 +391,7 @@ import Testing
         let room = Int64(StubPoster.png(id: new, width: 185).count + StubPoster.png(id: new, width: 342).count)
         var second = work()
         second.posters = setup(maxBytes: room)
-        #expect(await second.run(time: time).details == 1)
+        #expect(await run(second).details == 1)
         #expect(onShelf(new) && !old.contains(where: onShelf))
     }
 }

@@ -59,9 +59,11 @@ import Testing
             baseURL: stub.baseURL, credentials: .apiKey(stub.apiKey), timeout: 5,
             retry: RetryPolicy(maxRetries: 0, baseDelay: 0.01, maxDelay: 0.1), transport: stack.transport,
             executor: stack.executor, time: .system, logger: WebFamily.logger)
-        let work = SuggestionWork(
-            store: family.store, client: client, settings: SuggestionWork.Settings(config), logger: WebFamily.logger)
-        _ = await work.run(time: family.time)
+        // The whole day's budget at once: this is about the page, not the fetch's pace.
+        var settings = SuggestionWork.Settings(config)
+        settings.pace.capacity = Double(settings.requestsPerDay)
+        let work = SuggestionWork(store: family.store, client: client, settings: settings, logger: WebFamily.logger)
+        _ = await work.run(time: family.time, ownRequests: 10_000)
     }
 
     var recommendationAsks: Int { stub.requests.filter { $0.path.hasSuffix("/recommendations") }.count }

@@ -13,7 +13,7 @@ extension BackgroundFetch {
             runner.logger.debug("suggestions left for the next run: this one did not finish its ratings cleanly")
             return
         }
-        let tally = await suggestions.run(time: scheduler.time)
+        let tally = await suggestions.run(time: scheduler.time, ownRequests: report.requests)
         if tally != SuggestionWork.Tally() {
             runner.logger.info(
                 "suggestions: \(tally.recommendations) recommendation lists, \(tally.details) details, \(tally.failed) failed"

@@ -16,11 +16,14 @@ public struct SuggestionWork: Sendable {
         /// A candidate's details are read again after this long (`family.availabilityEvery`, as linked movies).
         public var detailsEvery: TimeInterval
         public var region: String
+        /// How much of the day's budget one run may spend (`SuggestionPace`): the budget spread over the day's runs.
+        public var pace: SuggestionPace
 
         public init(_ config: Config) {
             requestsPerDay = config.suggest.requestsPerDay
             detailsEvery = config.family.availabilityEvery
             region = config.family.region
+            pace = SuggestionPace(perDay: config.suggest.requestsPerDay)
         }
     }
 
@@ -43,14 +46,19 @@ public struct SuggestionWork: Sendable {
         (self.store, self.client, self.settings, self.logger) = (store, client, settings, logger)
     }
 
-    /// Spends what is left of the day's budget: seeds first (a candidate needs a seed), then details. A store
+    /// Spends this run's share of what is left of the day's budget (`SuggestionPace`, after a run that made
+    /// `ownRequests` TMDB requests of its own): seeds first (a candidate needs a seed), then details. A store
     /// failure ends the work; TMDB's failures are counted and the others go on.
-    public func run(time: TimeSource) async -> Tally {
+    public func run(time: TimeSource, ownRequests: Int) async -> Tally {
         let now = time.now
         var tally = Tally()
         do {
             let spent = try store.suggestionSpend(since: now().addingTimeInterval(-86_400))
-            var left = max(settings.requestsPerDay - spent.total, 0)
+            let paced = settings.pace.allowance(
+                spent: try store.suggestionSpendTimes(since: now().addingTimeInterval(-SuggestionPace.memory)),
+                now: now(), ownRequests: ownRequests)
+            var left = min(max(settings.requestsPerDay - spent.total, 0), paced)
+            guard left > 0 else { return tally }
             let seeds = try store.seedsDue(now: now(), every: settings.seedEvery, retry: settings.retry)
             for seed in seeds.prefix(left) {
                 await recommend(seed, now: now, tally: &tally)
@@ -61,20 +69,27 @@ public struct SuggestionWork: Sendable {
             let wanted = try store.suggestionsNeedingDetails(
                 region: settings.region, staleBefore: now().addingTimeInterval(-settings.detailsEvery),
                 limit: detailsLeft)
-            for remoteId in wanted { await readDetails(remoteId, now: now, tally: &tally) }
-            if !wanted.isEmpty { await downloadPosters() }
+            var paths: [String] = []
+            for remoteId in wanted {
+                if let path = await readDetails(remoteId, now: now, tally: &tally) { paths.append(path) }
+            }
+            await downloadPosters(paths)
         } catch {
             logger.warning("suggestions: \(error)")
         }
         return tally
     }
 
-    /// The posters of the suggestions whose details are known, those not on the shelf yet downloaded.
-    private func downloadPosters() async {
-        guard let posters, let paths = try? store.suggestionPosterPaths() else { return }
+    /// The posters of the suggestions whose details this run read, those not on the shelf yet downloaded. Only
+    /// theirs: a run of the fetch's pace reads a few details, and asking for every suggestion's poster started the
+    /// downloads (a listing of the whole shelf) and stat'ed two files a suggestion on every such run. A poster that
+    /// failed is asked again with its movie's next details.
+    private func downloadPosters(_ paths: [String]) async {
+        guard let posters else { return }
+        let missing = paths.filter { path in PosterSize.allCases.contains { !posters.shelf.has(path, size: $0) } }
+        guard !missing.isEmpty else { return }
         let downloads = posters.start()
-        // A path whose files are all on the shelf costs one stat(2) a size, no request.
-        for path in paths { downloads.want(path) }
+        for path in missing { downloads.want(path) }
         let store = store
         _ = await downloads.finish(inUse: { try? store.posterPathsInUse() })
     }
@@ -91,18 +106,21 @@ public struct SuggestionWork: Sendable {
         }
     }
 
-    private func readDetails(_ remoteId: Int, now: @Sendable () -> Date, tally: inout Tally) async {
+    /// Reads and stores a candidate's details; returns its poster's path.
+    private func readDetails(_ remoteId: Int, now: @Sendable () -> Date, tally: inout Tally) async -> String? {
         do {
             let (movie, extras) = try await client.details(id: remoteId, extrasRegion: settings.region)
             try store.recordSuggestionDetails(
                 remoteId: remoteId, movie, extras: extras, region: settings.region, now: now())
             tally.details += 1
+            return movie.posterPath
         } catch {
             tally.failed += 1
             let gone: Bool
             if case .notFound = error as? TMDBError { gone = true } else { gone = false }
             logger.info("suggestions: no details for tmdb:\(remoteId): \(error)")
             try? store.recordSuggestionDetailsFailed(remoteId: remoteId, gone: gone, now: now())
+            return nil
         }
     }
 }

@@ -14,13 +14,4 @@ extension Store {
                         """))
         }
     }
-
-    /// The poster paths of the suggestions whose details are known: those `suggest` and /night may show.
-    public func suggestionPosterPaths() throws(StoreError) -> [String] {
-        try read { db in
-            try String.fetchAll(
-                db, sql: "SELECT posterPath FROM suggestionMovie WHERE posterPath IS NOT NULL AND detailsAt IS NOT NULL"
-            )
-        }
-    }
 }

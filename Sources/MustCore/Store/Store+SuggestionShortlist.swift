@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension Store {
     /// What `suggest` ranks for `members` (matched ignoring case and accents), without the candidates: their
@@ -45,18 +46,20 @@ extension Store {
     {
         try read { db in
             var recommended: [Int64: [Int]] = [:]
+            let links = try db.cachedStatement(sql: "SELECT remoteId FROM suggestionSource WHERE seedMovieId = ?")
             for seed in Set(library.seeds.map(\.movieId)) {
-                recommended[seed] = try Int.fetchAll(
-                    db.cachedStatement(sql: "SELECT remoteId FROM suggestionSource WHERE seedMovieId = ?"),
-                    arguments: [seed])
+                var remoteIds: [Int] = []
+                try IntegerColumn(links, arguments: [seed]).forEach { remoteIds.append($0) }
+                recommended[seed] = remoteIds
             }
             let loves = SuggestionShortlist.loves(library, recommended: recommended)
             var shortlist = SuggestionShortlist(library, count: count, filters: filters)
-            for love in loves.levels {
-                if shortlist.isSettled(before: love) { break }
+            var level = loves.level(below: nil)
+            while let love = level, !shortlist.isSettled(before: love) {
                 for candidate in try Self.suggestionFacts(db, loves.tier(love), region: region, shortlist) {
                     shortlist.offer(candidate, love: love)
                 }
+                level = loves.level(below: love)
             }
             return try Self.suggestionCandidates(db, shortlist.chosen.sorted(), region: region).map {
                 var candidate = $0
@@ -69,6 +72,22 @@ extension Store {
         }
     }
 
+    /// The first column of a statement's rows, as integers, straight from SQLite: the seeds' 131,666 links read
+    /// through `Int.fetchAll` took 17 ms of CPU in a release build, most of it GRDB's generic decoding of each value
+    /// (not specialized across the module), against about 4 ms in the sqlite3 CLI.
+    private final class IntegerColumn: DatabaseCursor {
+        typealias Element = Int
+        let _statement: Statement
+        var _isDone = false
+
+        init(_ statement: Statement, arguments: StatementArguments) throws {
+            _statement = statement
+            try statement.setArguments(arguments)  // resets the statement, as GRDB's own cursors do
+        }
+
+        func _element(sqliteStatement: SQLiteStatement) -> Int { Int(sqlite3_column_int64(sqliteStatement, 0)) }
+    }
+
     /// The candidates among `remoteIds` that are still suggestions and scorable, with what tonight's filters and
     /// the score look at (no title, overview or poster; the offers at no extra cost, only under `--streaming`). The
     /// details, the runtime and the services are asked of SQL first when a choice needs them, which only spares
@@ -76,7 +95,7 @@ extension Store {
     private static func suggestionFacts(
         _ db: Database, _ remoteIds: [Int], region: String, _ shortlist: SuggestionShortlist
     ) throws -> [SuggestionCandidate] {
-        var conditions = ["voteCount > 0", "voteAverage IS NOT NULL", "NOT (\(notSuggested))"]
+        var conditions = ["voteCount > 0", "voteAverage IS NOT NULL", notSuggestedAtAll]
         if shortlist.needsDetails { conditions.append("extrasRegion = :region") }
         if shortlist.filters.maxMinutes != nil { conditions.append("runtime <= :minutes") }
         if shortlist.filters.streaming != nil {
@@ -115,6 +134,17 @@ extension Store {
         }
         return candidates
     }
+
+    /// `notSuggested` for a tier of thousands: the kept and hidden movies' ids read once into a list SQLite
+    /// searches, where `notSuggested` probes two tables a candidate (two thirds of the tier's read in the sqlite3
+    /// CLI, 5,000 candidates: 11 ms of CPU against 4). The same movies: a suggestion's id is never NULL, a kept
+    /// movie's may be (left out, or `NOT IN` would keep nothing).
+    private static let notSuggestedAtAll = """
+        suggestionMovie.remoteId NOT IN (
+            SELECT movie.remoteId FROM movie JOIN memberMovie ON memberMovie.movieId = movie.id
+            WHERE movie.remoteId IS NOT NULL
+            UNION ALL SELECT suggestionHidden.remoteId FROM suggestionHidden)
+        """
 
     /// The offers at no extra cost (flatrate, free, ads) of the candidates in the JSON array `ids`, by candidate:
     /// all `--streaming` looks at.

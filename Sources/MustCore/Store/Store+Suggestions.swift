@@ -180,6 +180,16 @@ extension Store {
             sql: "DELETE FROM suggestionSpend WHERE at < ?", arguments: [now.timeIntervalSince1970 - 2 * 86_400])
     }
 
+    /// When each request on suggestions since `since` was spent: what `SuggestionPace` paces by.
+    public func suggestionSpendTimes(since: Date) throws(StoreError) -> [Date] {
+        try read { db in
+            try Double.fetchAll(
+                db, sql: "SELECT at FROM suggestionSpend WHERE at >= ? ORDER BY at",
+                arguments: [since.timeIntervalSince1970]
+            ).map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+
     /// Requests spent on suggestions since `since`.
     public func suggestionSpend(since: Date) throws(StoreError) -> SuggestionSpend {
         try read { db in
