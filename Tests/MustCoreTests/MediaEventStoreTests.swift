@@ -130,6 +130,20 @@ import Testing
         #expect(status.mediaServers.last.map(\.member) == ["Ann"])
     }
 
+    /// A URL's token is checked against SHA-256 as everyone writes it: 64 lowercase hex digits, a byte below 0x10
+    /// with its leading zero (the digests here are Python's `hashlib.sha256(token).hexdigest()`).
+    @Test func aTokenMatchesItsStandardSHA256HexDigest() {
+        let zeros = String(repeating: "0", count: 64)
+        let digest = "60e05bd1b195af2f94112fa7197a5c88289058840ce7c6df9693756bc6250f55"
+        #expect(WebhookToken.matches(zeros, storedHash: digest))
+        #expect(!WebhookToken.matches(zeros, storedHash: String(digest.dropLast()) + "4"))
+        #expect(!WebhookToken.matches(zeros, storedHash: digest.replacingOccurrences(of: "0c", with: "c")))
+        #expect(
+            WebhookToken.matches(
+                String(repeating: "a", count: 64),
+                storedHash: "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"))
+    }
+
     @Test func newTokensReplaceTheOldOnesAndOnlyTheHashIsKept() throws {
         let first = WebhookToken.random()
         try store.replaceWebhookTokens([.plex: first.hash], now: now)

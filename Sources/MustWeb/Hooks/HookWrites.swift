@@ -8,10 +8,11 @@ import Synchronization
 ///
 /// Each event had a transaction of its own, written from one of the thread pool's two threads, and the others
 /// waited there for the one writer. Together, the events of a turn share the pages they dirty (the event table's, the
-/// links', the new movies' last pages): the log grew 15-16 KB an event instead of 24.5 (contrib/benchmarks/hooks,
-/// events about new movies, release build, 2026-11-27), so the pause of the commit that starts it over (see
-/// `BackgroundCheckpoints`) comes a third less often; SQLite's locks and writes an event fell 3.5 and 2.7 times
-/// (strace). Here the events wait as continuations, holding no thread, and a single Dispatch queue writes them.
+/// links', the new movies' last pages): serve wrote 15-16 KB an event instead of 24.5 (the log, the checkpoints'
+/// copies, the answers; contrib/benchmarks/hooks, events about new movies, release build, 2026-11-27), so the log
+/// reaches the size where a commit pauses to start it over (`BackgroundCheckpoints`) a third less often; SQLite's
+/// locks and writes an event fell 3.5 and 2.7 times (strace). Here the events wait as continuations, holding no
+/// thread, and a single Dispatch queue writes them.
 final class HookWrites: Sendable {
     /// An event's answer: the editor whose store kept it (for the lookup it may need), and what it did.
     typealias Written = Result<(MovieEditor, MediaEventOutcome), any Error>
