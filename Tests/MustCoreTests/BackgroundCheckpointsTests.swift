@@ -23,10 +23,10 @@ import Testing
     /// Events about movies new to the library (about nine log pages each) until the log reaches 1,000 pages: the
     /// commit that reaches them is the one SQLite's own checkpoint runs in.
     @discardableResult
-    func fillLog(_ store: Store, path: String) throws -> Int {
+    func fillLog(_ store: Store, path: String, pages: UInt32 = 1_000) throws -> Int {
         let day = try #require(WatchDay.parse("2026-11-27"))
         var id = 100_000
-        while try walIndex(path).frames < 1_000 {
+        while try walIndex(path).frames < pages {
             id += 1
             let event = MediaEvent(
                 server: .jellyfin, user: "Ann", tmdbId: id, title: "Movie", year: 2001, kind: .watched)
@@ -54,6 +54,27 @@ import Testing
         #expect(try walIndex(path).frames < 100)
         let ratings = try Store(path: path, logger: quietLogger).ratings(member: "Ann")
         #expect(ratings.members.first?.movies.count == events + 2)
+    }
+
+    /// The log starting over keeps its file's size: SQLite cut it to `journal_size_limit` (4 MB) in the commit
+    /// that started it over, the webhook's, and the file then grew again. It is still cut to nothing on close.
+    @Test func theLogStartsOverWithoutCuttingItsFile() throws {
+        let path = scratch.file("kept.sqlite")
+        var store: Store? = try Store(path: path, logger: quietLogger, backgroundCheckpoints: true)
+        _ = try store?.link(member: "Ann", movie: .tmdb(129), now: now)
+        store?.checkpoints?.hold()
+        try fillLog(try #require(store), path: path, pages: 1_500)
+        store?.checkpoints?.resume()
+        store?.checkpoints?.drain()
+        let grown = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(grown > 6_000_000)
+        _ = try store?.link(member: "Ann", movie: .tmdb(194), now: now)
+        #expect(try walIndex(path).frames < 100, "the log did not start over")
+        let kept = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(kept == grown)
+        store = nil
+        let closed = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(closed == 0)
     }
 
     /// The control: without the option, SQLite's own checkpoint copies the log in the commit that passes 1,000

@@ -68,6 +68,35 @@ import Testing
         #expect(try mark("Ann", 8587) == WatchMark(watched: true, on: day))
     }
 
+    /// `serve` writes the events that came together in one transaction: each is kept or refused alone, in order. The
+    /// refusal comes from the database (a trigger, made with the sqlite3 CLI) after the event's movie, link and mark
+    /// were written: its savepoint takes them back, and the events around it stay.
+    @Test func eventsWrittenTogetherAreKeptOrUndoneOneByOne() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        _ = try sqlite(
+            store.path,
+            """
+            CREATE TRIGGER refuseUp BEFORE INSERT ON mediaEvent WHEN NEW.movie = 'Up (2009)'
+            BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;
+            """)
+        let up = MediaEvent(server: .emby, user: "Ann", tmdbId: 14160, title: "Up", year: 2009, kind: .watched)
+        let unnamed = MediaEvent(server: .emby, user: "Ann", kind: .watched)
+        let results = try store.recordMediaEvents(
+            [event(.watched), up, unnamed, event(.rated(9))].map { MediaEventWrite($0, day: day, now: now) })
+        #expect(results.count == 4)
+        #expect(
+            try results[0].get().said == "marked The Matrix (1999) watched on 2026-11-26 for Ann (added to Ann's list)")
+        #expect(throws: StoreError.self) { try results[1].get() }
+        #expect("\(results[1])".contains("refused for the test"))
+        #expect(throws: StoreError.self) { try results[2].get() }
+        #expect(try results[3].get().said == "rated The Matrix (1999) 9/10 for Ann")
+        #expect(try mark("Ann") == WatchMark(watched: true, on: day, rating: 9))
+        // Up is on no list and in no table: the savepoint took back its movie, its link and its mark.
+        #expect(try store.ratings(member: "Ann").members.first?.movies.compactMap(\.remoteId) == [603])
+        #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE remoteId = 14160") == "0")
+        #expect(try store.status(now: now).mediaServers.last.map(\.server) == ["jellyfin"])
+    }
+
     @Test func aRatingSetsTheOwnRatingOnce() throws {
         let day = try #require(WatchDay.parse("2026-11-26"))
         #expect(try store.recordMediaEvent(event(.rated(8)), day: day, now: now).said.hasPrefix("rated The Matrix"))
@@ -99,6 +128,20 @@ import Testing
         #expect(mapped.member == "Ann")
         status = try store.status(now: now)
         #expect(status.mediaServers.last.map(\.member) == ["Ann"])
+    }
+
+    /// A URL's token is checked against SHA-256 as everyone writes it: 64 lowercase hex digits, a byte below 0x10
+    /// with its leading zero (the digests here are Python's `hashlib.sha256(token).hexdigest()`).
+    @Test func aTokenMatchesItsStandardSHA256HexDigest() {
+        let zeros = String(repeating: "0", count: 64)
+        let digest = "60e05bd1b195af2f94112fa7197a5c88289058840ce7c6df9693756bc6250f55"
+        #expect(WebhookToken.matches(zeros, storedHash: digest))
+        #expect(!WebhookToken.matches(zeros, storedHash: String(digest.dropLast()) + "4"))
+        #expect(!WebhookToken.matches(zeros, storedHash: digest.replacingOccurrences(of: "0c", with: "c")))
+        #expect(
+            WebhookToken.matches(
+                String(repeating: "a", count: 64),
+                storedHash: "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"))
     }
 
     @Test func newTokensReplaceTheOldOnesAndOnlyTheHashIsKept() throws {

@@ -49,6 +49,10 @@ import Testing
     }
 
     func post(_ url: String, _ body: Data, type: String) async throws -> Page {
+        try await Self.post(url, body, type: type)
+    }
+
+    static func post(_ url: String, _ body: Data, type: String) async throws -> Page {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = "POST"
         request.setValue(type, forHTTPHeaderField: "Content-Type")
@@ -270,6 +274,37 @@ import Testing
         for _ in 0..<4 { #expect(try await post(jellyfin, matrix, type: "application/json").status == 404) }
         let refused = try await post(try #require(fresh["jellyfin"]), matrix, type: "application/json")
         #expect(refused.status == 429)
+        _ = await server.stop()
+    }
+
+    /// Events sent at once are written together (one commit for those that wait): each is still answered only once
+    /// it is kept, and a repeat among them is counted once.
+    @Test func eventsSentAtOnceAreEachKeptBeforeTheirAnswer() async throws {
+        #expect(try await mustc("add", "Ann", "Amélie").status == 0)
+        let server = try await ServeProcess.start(mustc)
+        defer { server.ensureStopped() }
+        let jellyfin = try #require(try await urls(server.url)["jellyfin"])
+        let movies = [
+            (603, "The Matrix"), (14160, "Up"), (129, "Spirited Away"), (841, "Dune"), (8392, "My Neighbor Totoro"),
+        ]
+        let bodies = (movies + movies.prefix(1) + [(194, "Amélie")]).map { id, title in
+            Self.jellyfin(["Name": title, "Provider_tmdb": "\(id)"])
+        }
+        let answers = try await withThrowingTaskGroup(of: Page.self) { group in
+            for body in bodies { group.addTask { try await Self.post(jellyfin, body, type: "application/json") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.map(\.status) == Array(repeating: 200, count: 7), "\(answers.map(\.body))")
+        let said = answers.map(\.body)
+        #expect(said.filter { $0.hasPrefix("marked The Matrix watched on ") }.count == 1, "\(said)")
+        #expect(said.filter { $0.hasPrefix("The Matrix was already marked watched for Ann: counted once") }.count == 1)
+        #expect(said.filter { $0.hasPrefix("marked Amélie watched on ") && !$0.contains("added") }.count == 1)
+        try await eventually(
+            "Ann",
+            [
+                "Amélie 194: watched -", "Dune 841: watched -", "My Neighbor Totoro 8392: watched -",
+                "Spirited Away 129: watched -", "The Matrix 603: watched -", "Up 14160: watched -",
+            ])
         _ = await server.stop()
     }
 

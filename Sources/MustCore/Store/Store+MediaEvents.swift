@@ -1,6 +1,17 @@
 import Foundation
 import GRDB
 
+/// One event for `Store.recordMediaEvents`: the event, the day its watch counts on, and when it came.
+public struct MediaEventWrite: Sendable {
+    public var event: MediaEvent
+    public var day: WatchDay
+    public var now: Date
+
+    public init(_ event: MediaEvent, day: WatchDay, now: Date) {
+        (self.event, self.day, self.now) = (event, day, now)
+    }
+}
+
 extension Store {
     /// Stores what a media server's event says, in one short write, and keeps it for `status`. The movie is found by
     /// its TMDB id, else its IMDb id, else its title and year (the member's own movie first, then the library's one
@@ -10,38 +21,71 @@ extension Store {
     public func recordMediaEvent(_ event: MediaEvent, day: WatchDay, now: Date) throws(StoreError)
         -> MediaEventOutcome
     {
-        guard let reference = event.reference else { throw .failed(reason: "a media event that names no movie") }
-        return try write { db in
-            guard let member = try Self.mediaMember(db, user: event.user) else {
-                let said = "ignored: no member is called \(event.user) (`mustc member NAME --media-user USER`)"
-                try Self.keep(event, member: nil, said: said, db: db, now: now)
-                return MediaEventOutcome(member: nil, said: said, link: nil)
-            }
-            let movieId: Int64
-            if case .unwatched = event.kind {
-                guard let kept = try Self.movies(db, named: reference, keptBy: member.id).first?.id else {
-                    let said = "\(event.shownMovie) is not on \(member.name)'s list: nothing to take back"
-                    try Self.keep(event, member: member.id, said: said, db: db, now: now)
-                    return MediaEventOutcome(member: member.name, said: said, link: nil)
+        guard let reference = event.reference else { throw Self.namesNoMovie }
+        return try write { db in try record(db, event, reference, day: day, now: now) }
+    }
+
+    /// Stores several events in one transaction, one commit for all of them. `serve` writes the webhook events that
+    /// arrived while the last ones were being written this way (`HookWrites`), so that they share the log pages they
+    /// dirty (issue 35). Each event runs in a savepoint of its own, in order: one that fails is undone alone, its
+    /// error in its place, and the others are kept. Throws (nothing kept) when the transaction itself fails.
+    public func recordMediaEvents(_ events: [MediaEventWrite]) throws(StoreError)
+        -> [Result<MediaEventOutcome, StoreError>]
+    {
+        try write { db in
+            try events.map { (next) throws -> Result<MediaEventOutcome, StoreError> in
+                guard let reference = next.event.reference else { return .failure(Self.namesNoMovie) }
+                var outcome: MediaEventOutcome?
+                do {
+                    try db.inSavepoint {
+                        outcome = try record(db, next.event, reference, day: next.day, now: next.now)
+                        return .commit
+                    }
+                } catch {
+                    // A failure SQLite answered by rolling the whole transaction back leaves nothing to keep on.
+                    guard db.isInsideTransaction else { throw error }
+                    return .failure(error as? StoreError ?? .failed(reason: Self.reason(error)))
                 }
-                movieId = kept
-            } else {
-                movieId = try mediaMovie(db, reference, memberId: member.id, now: now)
+                guard let outcome else { return .failure(.failed(reason: "a media event was not stored")) }
+                return .success(outcome)
             }
-            let linked = try Self.linkFromServer(db, memberId: member.id, movieId: movieId, event.kind, now: now)
-            let said = try Self.applyMediaMark(
-                db, event, memberId: member.id, movieId: movieId, day: day, linked: linked
-            ).replacingOccurrences(of: "MEMBER", with: member.name)
-            try Self.keep(event, member: member.id, said: said, db: db, now: now)
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?"),
-                arguments: [movieId])
-            let link = LinkOutcome(
-                member: member.name, movieId: movieId, title: row?["title"] ?? "", year: row?["year"],
-                remoteId: row?["remoteId"], memberCreated: false, movieCreated: false, linked: linked,
-                updatedAt: row?["updatedAt"])
-            return MediaEventOutcome(member: member.name, said: said, link: link)
         }
+    }
+
+    private static var namesNoMovie: StoreError { .failed(reason: "a media event that names no movie") }
+
+    private func record(_ db: Database, _ event: MediaEvent, _ reference: MovieReference, day: WatchDay, now: Date)
+        throws -> MediaEventOutcome
+    {
+        guard let member = try Self.mediaMember(db, user: event.user) else {
+            let said = "ignored: no member is called \(event.user) (`mustc member NAME --media-user USER`)"
+            try Self.keep(event, member: nil, said: said, db: db, now: now)
+            return MediaEventOutcome(member: nil, said: said, link: nil)
+        }
+        let movieId: Int64
+        if case .unwatched = event.kind {
+            guard let kept = try Self.movies(db, named: reference, keptBy: member.id).first?.id else {
+                let said = "\(event.shownMovie) is not on \(member.name)'s list: nothing to take back"
+                try Self.keep(event, member: member.id, said: said, db: db, now: now)
+                return MediaEventOutcome(member: member.name, said: said, link: nil)
+            }
+            movieId = kept
+        } else {
+            movieId = try mediaMovie(db, reference, memberId: member.id, now: now)
+        }
+        let linked = try Self.linkFromServer(db, memberId: member.id, movieId: movieId, event.kind, now: now)
+        let said = try Self.applyMediaMark(
+            db, event, memberId: member.id, movieId: movieId, day: day, linked: linked
+        ).replacingOccurrences(of: "MEMBER", with: member.name)
+        try Self.keep(event, member: member.id, said: said, db: db, now: now)
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT title, year, remoteId, updatedAt FROM movie WHERE id = ?"),
+            arguments: [movieId])
+        let link = LinkOutcome(
+            member: member.name, movieId: movieId, title: row?["title"] ?? "", year: row?["year"],
+            remoteId: row?["remoteId"], memberCreated: false, movieCreated: false, linked: linked,
+            updatedAt: row?["updatedAt"])
+        return MediaEventOutcome(member: member.name, said: said, link: link)
     }
 
     /// The movie an event names: by id through `findOrCreate`; by title, the member's own movie of that name first,

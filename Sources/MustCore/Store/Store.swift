@@ -37,12 +37,15 @@ public final class Store: Sendable {
         // Keep the -wal and -shm files when the last writer closes: a user who may only read the database
         // cannot create them, and SQLite cannot open a WAL database read-only without them.
         // With a size limit, the kept -wal is truncated to zero bytes on close and to 4 MB after each checkpoint,
-        // rather than keeping the largest size a run ever gave it.
+        // rather than keeping the largest size a run ever gave it. `serve`'s limit is the largest log its background
+        // checkpoints let grow (`BackgroundCheckpoints.keptLog`): the log starts over in a webhook's commit, and
+        // cutting it there (then growing the file again) was half of that commit's pause (issue 35).
+        let sizeLimit = backgroundCheckpoints ? BackgroundCheckpoints.keptLog : 4_194_304
         configuration.prepareDatabase { db in
             var keep: Int32 = 1
             let kept = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &keep)
             if kept != SQLITE_OK { throw DatabaseError(resultCode: ResultCode(rawValue: kept)) }
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(sizeLimit)")
         }
         checkpoints =
             backgroundCheckpoints

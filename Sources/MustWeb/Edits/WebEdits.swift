@@ -24,6 +24,8 @@ public final class WebEdits: Sendable {
     /// lookup is running for.
     let hookLimiter = Mutex(SignInLimiter())
     let hookLookups = Mutex(Set<Int64>())
+    /// The events being written, in turns of one transaction each (Hooks/HookWrites.swift).
+    let hookWrites = HookWrites()
     let notices = Mutex(NoticeBoard())
     /// Whether a password is set, as of the database file's stamp (size and time of the file and its log): a
     /// password set or removed by `mustc password` writes the file, so the stamp moves with it.

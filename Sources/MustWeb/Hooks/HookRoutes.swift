@@ -53,14 +53,13 @@ enum HookRoutes {
         return await store(event, at: now, edits: edits)
     }
 
-    /// Stores the event (on the thread pool), answers, and leaves the TMDB lookup the movie needs to a task.
+    /// Stores the event (with the others that came meanwhile, in one commit: `HookWrites`), answers once it is
+    /// committed, and leaves the TMDB lookup the movie needs to a task.
     private static func store(_ event: MediaEvent, at now: Date, edits: WebEdits) async -> Response {
         let day = WatchDay.of(now, in: edits.zone)
         do {
-            let (editor, outcome) = try await edits.blocking {
-                let editor = try edits.editor()
-                return (editor, try editor.store.recordMediaEvent(event, day: day, now: now))
-            }
+            let (editor, outcome) = try await edits.hookWrites.record(
+                MediaEventWrite(event, day: day, now: now), open: { try edits.editor() })
             if let link = outcome.link, MovieEditor.needsLookup(link), let reference = event.reference {
                 edits.lookUpLater(link, named: reference, editor: editor)
             }
