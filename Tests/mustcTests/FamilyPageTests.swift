@@ -143,6 +143,15 @@ import Testing
             #expect(visit["dialog"] as? Bool == false, "\(name): a dialog opened")
             let console = visit["consoleErrors"] as? [String] ?? ["unread"]
             #expect(console.isEmpty, "\(name): console errors \(console)")
+            if visit["scheme"] as? String == "dark" {
+                // family.py runs only axe-core's colour rules in the dark scheme: it must change only colours.
+                let dark = visit["darkChanges"] as? [String: Any] ?? [:]
+                #expect(
+                    dark["blocks"] as? Int ?? 0 > 0 && dark["others"] as? [String] == [],
+                    "\(name): the dark scheme changes more than colours: \(dark)")
+                let rules = visit["darkRules"] as? [String] ?? []
+                #expect(rules.contains("color-contrast"), "\(name): axe-core's colour rules \(rules)")
+            }
             let title = visit["title"] as? String ?? ""
             #expect(title.hasSuffix(" · mustc") && !title.hasPrefix(" ·"), "\(name): title \(title)")
             #expect((visit["bytes"] as? Int ?? .max) <= 100_000, "\(name): \(visit["bytes"] ?? 0) bytes")
