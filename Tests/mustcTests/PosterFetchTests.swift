@@ -34,6 +34,22 @@ import Testing
         }
     }
 
+    /// Points `mustc` at a config whose `posters.maxBytes` is `bytes`.
+    static func bound(_ bytes: Int, _ mustc: inout MustcBinary) throws {
+        let path = mustc.home.file("config.json")
+        try #"{"tmdb": {"maxRequestsPerSecond": 2000}, "posters": {"maxBytes": \#(bytes)}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        mustc.environment["MUSTC_CONFIG"] = path
+    }
+
+    /// The bytes of the whole poster files on disk (a partial one left out).
+    static func bytesOnDisk(_ mustc: MustcBinary) -> Int {
+        files(mustc).filter { !$0.contains(".partial-") }.reduce(0) { total, file in
+            let path = mustc.databasePath + ".posters/" + file
+            return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+    }
+
     @Test func postersAreDownloadedOnceFromTheImageHostWithoutTheKey() async throws {
         let stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()
@@ -176,13 +192,7 @@ import Testing
         try stub.start()
         defer { stub.stop() }
         var mustc = MustcBinary(stub: stub, posters: true)
-        let path = mustc.home.file("config.json")
-        func bound(_ bytes: Int) throws {
-            try #"{"tmdb": {"maxRequestsPerSecond": 2000}, "posters": {"maxBytes": \#(bytes)}}"#
-                .write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        try bound(10_000_000)
-        mustc.environment["MUSTC_CONFIG"] = path
+        try Self.bound(10_000_000, &mustc)
         #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (1...6).map { "Movie \($0)" }).status == 0)
         let (first, _, downloads) = try await Self.fetch(mustc)
         #expect(first.status == 0 && downloads["downloaded"] == 6, "\(first.all)")
@@ -197,11 +207,7 @@ import Testing
         #expect(Self.files(mustc) == (kept + ["w185/.partial-left-by-a-killed-run"]).sorted())
 
         // Room for about two posters' two sizes: the next run prunes though it downloads nothing.
-        let bytes = kept.reduce(0) { total, file in
-            let path = mustc.databasePath + ".posters/" + file
-            return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-        }
-        try bound(bytes / 3)
+        try Self.bound(Self.bytesOnDisk(mustc) / 3, &mustc)
         let (third, _, pruned) = try await Self.fetch(mustc)
         #expect(third.status == 0 && pruned["downloaded"] ?? 0 == 0 && pruned["removed"] ?? 0 >= 4, "\(pruned)")
         #expect(!FileManager.default.fileExists(atPath: leftover))
@@ -215,21 +221,10 @@ import Testing
         try stub.start()
         defer { stub.stop() }
         var mustc = MustcBinary(stub: stub, posters: true)
-        let path = mustc.home.file("config.json")
-        func bound(_ bytes: Int) throws {
-            try #"{"tmdb": {"maxRequestsPerSecond": 2000}, "posters": {"maxBytes": \#(bytes)}}"#
-                .write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        func onDisk() -> Int {
-            Self.files(mustc).filter { !$0.contains(".partial-") }.reduce(0) { total, file in
-                let path = mustc.databasePath + ".posters/" + file
-                return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            }
-        }
         let keptFile = mustc.databasePath + ".posters/kept"
         func kept() -> Int? { (try? String(contentsOfFile: keptFile, encoding: .utf8)).flatMap { Int($0) } }
-        try bound(10_000_000)
-        mustc.environment["MUSTC_CONFIG"] = path
+        func onDisk() -> Int { Self.bytesOnDisk(mustc) }
+        try Self.bound(10_000_000, &mustc)
         #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (1...3).map { "Movie \($0)" }).status == 0)
         let (first, _, three) = try await Self.fetch(mustc)
         #expect(first.status == 0 && three["downloaded"] == 3, "\(first.all)")
@@ -245,7 +240,7 @@ import Testing
 
         // Room for what is there and one poster more: the third run's downloads pass the bound, so it checks.
         let sixPosters = onDisk()
-        try bound(sixPosters + sixPosters / 6)
+        try Self.bound(sixPosters + sixPosters / 6, &mustc)
         #expect(try await mustc.run(["add", "--no-lookup", "Bob"] + (7...9).map { "Movie \($0)" }).status == 0)
         let (third, _, pruned) = try await Self.fetch(mustc)
         #expect(third.status == 0 && pruned["downloaded"] == 3 && pruned["removed"] ?? 0 >= 1, "\(pruned)")
