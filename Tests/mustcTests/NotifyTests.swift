@@ -40,9 +40,10 @@ import Testing
         server.stop()
     }
 
-    func writeConfig(root: String? = nil, ntfyToken: String = ntfyToken, kinds: String = #"["availability", "rating"]"#)
-        throws
-    {
+    func writeConfig(
+        root: String? = nil, ntfyToken: String = ntfyToken, kinds: String = #"["availability", "rating"]"#,
+        sendTimeout: String = "5s"
+    ) throws {
         let base = root ?? server.root
         try """
         {"tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "5s"},
@@ -51,7 +52,7 @@ import Testing
          "notify": {"ntfy": {"url": "\(server.root)our-family-movies", "token": "\(ntfyToken)", "priority": 3},
                     "gotify": {"url": "\(server.root)", "token": "\(server.gotifyToken)"},
                     "webhook": {"url": "\(base)hooks/movies", "headers": {"Authorization": "Bearer \(Self.hookSecret)"}},
-                    "kinds": \(kinds), "sendTimeout": "5s"}}
+                    "kinds": \(kinds), "sendTimeout": "\(sendTimeout)"}}
         """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
@@ -142,6 +143,22 @@ import Testing
         #expect(again.stdout.contains("webhook: nothing waiting"), "\(again.all)")
         #expect(later.requests.count == 1)
         #expect(later.requests.first?.json?["message"] as? String == "Left Netflix: Gentle (2019)")
+    }
+
+    /// The JSON's `interval` is the delay the run recorded, as `status` shows it: the send after the run (here
+    /// 3 s of hanging destinations) does not shorten it. Before, the JSON counted from after the send.
+    @Test func aSlowSendDoesNotShortenTheIntervalTheFetchReports() async throws {
+        try writeConfig(sendTimeout: "3s")
+        try await family()
+        server.inject(.hang)
+        stub.updateExtras(id: 920_001) { $0.offers = [:] }
+        let fetched = try await fetch()
+        let json = try fetched.json()
+        #expect(json["result"] as? String == "newData")
+        #expect(server.peakHangingRequests >= 1, "the send waited on a hanging destination")
+        let status = try await mustc("status", "--json").json()
+        let interval = try #require(json["interval"] as? Int)
+        #expect(status["interval"] as? Int == interval, "\(json) \(status)")
     }
 
     @Test func theTestMessageSaysWhatEachAnsweredWithoutTheToken() async throws {

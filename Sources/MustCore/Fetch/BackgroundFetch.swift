@@ -60,7 +60,8 @@ public struct BackgroundFetch: Sendable {
         }
         let startedAt = scheduler.now()
         let run = try runner.store.beginRun(at: startedAt)
-        let report = await runner.run(force: force, progress: progress)
+        var report = await runner.run(force: force, progress: progress)
+        report.recordedAt = scheduler.now()
         let schedule = try scheduler.record(run: run, report)
         await afterRun(id: run, startedAt: startedAt, report: report, schedule: schedule)
         withExtendedLifetime(lock) {}

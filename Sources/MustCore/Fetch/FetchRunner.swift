@@ -25,6 +25,9 @@ public struct FetchReport: Sendable, Equatable {
     public var total = 0
     /// Posters downloaded, failed, refused and removed; they never change the result.
     public var posters = PosterTally()
+    /// When the scheduler recorded the run: its chosen delay runs from here, not from the end of the work after
+    /// it (suggestions, posters, notifications), which can take a send deadline.
+    public var recordedAt: Date?
 }
 
 /// Runs one UpdateMovieOperation per due movie (every movie when forced), at most `maxConcurrentOperations` in

@@ -47,7 +47,9 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
             (due, total) = (report.due, report.total)
             elapsed = (report.elapsed * 1000).rounded() / 1000
             nextFetchAt = schedule?.nextFetchAt
-            interval = schedule.map { $0.nextFetchAt.timeIntervalSince(now).rounded() }
+            // The delay the run recorded (what `status` shows), not one shortened by the work after it.
+            let recordedAt = report.recordedAt ?? now
+            interval = schedule.map { $0.nextFetchAt.timeIntervalSince(recordedAt).rounded() }
             failure = summary.storeFailure ?? summary.firstFailure
             posters = report.posters
         }

@@ -31,7 +31,7 @@ public struct Scheduler: Sendable {
     /// Ends the run's record. An interrupted run leaves the schedule as it was, so the next timer tick retries.
     @discardableResult
     public func record(run id: Int64, _ report: FetchReport) throws(StoreError) -> ScheduleState? {
-        let ended = now()
+        let ended = report.recordedAt ?? now()
         guard !report.interrupted else {
             try store.finishRun(
                 id: id, at: ended, result: "interrupted", summary: report.summary, requests: report.requests,
