@@ -75,6 +75,20 @@ import Testing
         #expect(status.allSatisfy { $0.lastSuccessAt == start && $0.waiting == 0 && $0.lastFailure == nil })
     }
 
+    /// Without a link, ntfy and Gotify get no click at all and the webhook an explicit null, as the guide shows.
+    @Test func aMessageWithoutALinkLeavesTheClickOutOrNull() async throws {
+        let plain = NotifyMessage(
+            title: "Movie news: 2 items", body: "Left Netflix: Up (2009)\nLeft Netflix: Dune", items: 2)
+        _ = try await notifier(destinations()).send(plain)
+        let requests = server.requests
+        let ntfy = try #require(requests.first { $0.path == "/" }?.json)
+        #expect(ntfy["click"] == nil && ntfy["message"] as? String == plain.body, "\(ntfy)")
+        let gotify = try #require(requests.first { $0.path == "/message" }?.json)
+        #expect(gotify["extras"] == nil && gotify["title"] as? String == plain.title, "\(gotify)")
+        let hook = try #require(requests.first { $0.path == "/hooks/movies" }?.json)
+        #expect(hook["click"] is NSNull && hook["items"] as? Int == 2, "\(hook)")
+    }
+
     @Test func aServerThatIsDownKeepsTheMessageWhichArrivesOnceWhenItIsBack() async throws {
         let down = NotifyStubServer()
         try down.start()

@@ -31,27 +31,61 @@ public struct NotifyDestination: Sendable, Equatable, CustomStringConvertible {
     func request(_ message: NotifyMessage, timeout: TimeInterval) -> HTTPRequest {
         var headers = ["Content-Type": "application/json", "Accept": "application/json"]
         var target = url
-        var body: [String: Any] = ["title": message.title, "message": message.body]
+        let body: any Encodable
         switch service {
         case .ntfy:
             // JSON publishing: POST to the server's root with the topic inside, so titles need no header encoding.
-            let topic = url.lastPathComponent
             target = url.deletingLastPathComponent()
-            body["topic"] = topic
-            if let priority { body["priority"] = priority }
-            if let click = message.click { body["click"] = click }
+            body = NtfyBody(
+                title: message.title, message: message.body, topic: url.lastPathComponent, priority: priority,
+                click: message.click)
             if let token { headers["Authorization"] = "Bearer \(token)" }
         case .gotify:
             target = url.appending(path: "message")
-            if let click = message.click { body["extras"] = ["client::notification": ["click": ["url": click]]] }
+            body = GotifyBody(
+                title: message.title, message: message.body,
+                extras: message.click.map { ["client::notification": ["click": ["url": $0]]] })
             if let token { headers["X-Gotify-Key"] = token }
         case .webhook:
-            body["click"] = message.click ?? NSNull()
-            body["items"] = message.items
+            body = WebhookBody(title: message.title, message: message.body, click: message.click, items: message.items)
             for (name, value) in self.headers { headers[name] = value }
         }
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        // Typed bodies through JSONEncoder, not `[String: Any]` through JSONSerialization: its casts of `Any`
+        // scanned the protocol conformance tables, 3.2 ms of a fetch's CPU (perf, release build, 3 destinations).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data()
         return HTTPRequest(url: target, headers: headers, timeout: timeout, maxBodyBytes: 64 * 1024, body: data)
+    }
+}
+
+/// ntfy's JSON publish: absent keys are left out.
+private struct NtfyBody: Encodable {
+    var title, message, topic: String
+    var priority: Int?
+    var click: String?
+}
+
+/// Gotify's message, the link in its `client::notification` extra.
+private struct GotifyBody: Encodable {
+    var title, message: String
+    var extras: [String: [String: [String: String]]]?
+}
+
+/// The plain webhook's `{"title", "message", "click", "items"}`: `click` is always there, null without a link.
+private struct WebhookBody: Encodable {
+    var title, message: String
+    var click: String?
+    var items: Int
+
+    enum CodingKeys: String, CodingKey { case title, message, click, items }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(message, forKey: .message)
+        try container.encode(click, forKey: .click)
+        try container.encode(items, forKey: .items)
     }
 }
 

