@@ -77,22 +77,29 @@ struct SuggestionShortlist {
         }
     }
 
-    /// `recommended`: the candidates each seed (by movie id) recommends. Each link is packed with the place of its
-    /// seed (watchers in order, each one's most loved first) into one integer, and one sort of the links puts each
-    /// candidate's together, its watchers in order and each one's strongest seed first. With a dictionary of the
-    /// candidates' sums instead, this took 35 ms of CPU over 131,666 links in a release build (`perf record`), a
-    /// fifth of all `suggest` then did.
+    /// `recommended`: the candidates each seed (by movie id) recommends.
     static func loves(_ library: SuggestionLibrary, recommended: [Int64: [Int]]) -> Loves {
+        loves(library) { seed, add in (recommended[seed] ?? []).forEach(add) }
+    }
+
+    /// `links(seed, add)` gives `add` each candidate the seed (by movie id) recommends. Each link is packed with the
+    /// place of its seed (watchers in order, each one's most loved first) into one integer as it is read, and one
+    /// sort of the links puts each candidate's together, its watchers in order and each one's strongest seed first.
+    /// With a dictionary of the candidates' sums instead, this took 35 ms of CPU over 131,666 links in a release
+    /// build (`perf record`), a fifth of all `suggest` then did; with the links gathered first into an array a seed
+    /// and a dictionary of those, about 2 ms more than packing them as read.
+    static func loves(
+        _ library: SuggestionLibrary, links read: (_ seed: Int64, _ add: (Int) -> Void) throws -> Void
+    ) rethrows -> Loves {
         var seeds: [(watcher: Int, love: Double)] = []
         var links: [UInt64] = []
-        links.reserveCapacity(recommended.values.reduce(0) { $0 + $1.count })
         for (watcher, member) in library.members.enumerated() {
             for seed in library.seeds.filter({ $0.member == member }).sorted(by: { $0.love > $1.love }) {
                 let place = UInt64(seeds.count)
                 seeds.append((watcher, seed.love))
                 // A TMDB id is positive and far below 2^40.
-                for remoteId in recommended[seed.movieId] ?? [] where remoteId > 0 && remoteId < 1 << 40 {
-                    links.append(UInt64(remoteId) << 24 | place)
+                try read(seed.movieId) { remoteId in
+                    if remoteId > 0 && remoteId < 1 << 40 { links.append(UInt64(remoteId) << 24 | place) }
                 }
             }
         }

@@ -45,14 +45,10 @@ extension Store {
         throws(StoreError) -> [SuggestionCandidate]
     {
         try read { db in
-            var recommended: [Int64: [Int]] = [:]
             let links = try db.cachedStatement(sql: "SELECT remoteId FROM suggestionSource WHERE seedMovieId = ?")
-            for seed in Set(library.seeds.map(\.movieId)) {
-                var remoteIds: [Int] = []
-                try IntegerColumn(links, arguments: [seed]).forEach { remoteIds.append($0) }
-                recommended[seed] = remoteIds
+            let loves = try SuggestionShortlist.loves(library) { seed, add in
+                try IntegerColumn(links, arguments: [seed]).forEach(add)
             }
-            let loves = SuggestionShortlist.loves(library, recommended: recommended)
             var shortlist = SuggestionShortlist(library, count: count, filters: filters)
             let offers = try db.cachedStatement(sql: Self.freeOffers)
             var level = loves.level(below: nil)
@@ -62,12 +58,13 @@ extension Store {
                 }
                 level = loves.level(below: love)
             }
+            let seeds = Set(library.seeds.map(\.movieId))
+            let recommending = try db.cachedStatement(sql: "SELECT seedMovieId FROM suggestionSource WHERE remoteId = ?")
             return try Self.suggestionCandidates(db, shortlist.chosen.sorted(), region: region).map {
                 var candidate = $0
-                candidate.seeds = try Int64.fetchAll(
-                    db.cachedStatement(sql: "SELECT seedMovieId FROM suggestionSource WHERE remoteId = ?"),
-                    arguments: [candidate.remoteId]
-                ).filter { recommended[$0] != nil }
+                try IntegerColumn(recommending, arguments: [candidate.remoteId]).forEach {
+                    if seeds.contains(Int64($0)) { candidate.seeds.append(Int64($0)) }
+                }
                 return candidate
             }
         }
