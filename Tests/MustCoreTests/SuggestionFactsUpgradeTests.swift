@@ -1,7 +1,8 @@
 import Foundation
-@testable import MustCore
 import TMDBStub
 import Testing
+
+@testable import MustCore
 
 /// A database of the schema before 0019 (every earlier migration in `Migrations/`, applied by the sqlite3 CLI over
 /// the release before identities' rows, with suggestions gathered) gains the index `suggest` reads its candidates'
