@@ -31,9 +31,7 @@ import Testing
     }
 
     func decoded(_ body: Data, region: String) throws -> DetailsAnswer {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.tmdbRegion] = region
-        return try decoder.decode(DetailsAnswer.self, from: body)
+        try DecodingRegion.$current.withValue(region) { try JSONDecoder().decode(DetailsAnswer.self, from: body) }
     }
 
     @Test func theCutAnswerDecodesAsTheWholeOneForAnyRegion() throws {

@@ -46,8 +46,9 @@ public final class PosterDownloads: Sendable {
             (self.shelf, self.client, self.settings, self.logger) = (shelf, client, settings, logger)
         }
 
-        public func start() -> PosterDownloads {
-            PosterDownloads(shelf: shelf, client: client, settings: settings, logger: logger)
+        /// `listing: false` when the caller hands over only paths it found missing: the shelf is not listed.
+        public func start(listing: Bool = true) -> PosterDownloads {
+            PosterDownloads(shelf: shelf, client: client, settings: settings, logger: logger, listing: listing)
         }
     }
 
@@ -71,17 +72,18 @@ public final class PosterDownloads: Sendable {
     let logger: Logger
     private let ledger = Ledger()
     /// The paths whose two sizes were on disk when the run started, listed once: a steady refresh hands over the
-    /// same path for every movie, and a lock, a task and two stats each cost the run a tenth of its CPU.
+    /// same path for every movie, and a lock, a task and two stats each cost the run a tenth of its CPU. Empty
+    /// when not listed: each download still stats its files before asking for them.
     private let onShelf: Set<String>
     private let queue: AsyncStream<String>.Continuation
     private let worker: Task<Void, Never>
 
-    public init(shelf: PosterShelf, client: PosterClient, settings: Settings, logger: Logger) {
+    public init(shelf: PosterShelf, client: PosterClient, settings: Settings, logger: Logger, listing: Bool = true) {
         self.shelf = shelf
         self.client = client
         self.settings = settings
         self.logger = logger
-        onShelf = settings.maxBytes > 0 ? shelf.keptPaths() : []
+        onShelf = settings.maxBytes > 0 && listing ? shelf.keptPaths() : []
         let (stream, queue) = AsyncStream.makeStream(of: String.self)
         self.queue = queue
         let work = Work(shelf: shelf, client: client, limit: settings.hostFailureLimit, logger: logger)

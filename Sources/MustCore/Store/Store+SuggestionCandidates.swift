@@ -142,11 +142,11 @@ extension Store {
                     now.timeIntervalSince1970, remoteId,
                 ])
             try db.execute(sql: "DELETE FROM suggestionProvider WHERE remoteId = ?", arguments: [remoteId])
+            // Compiled once for the offers, not once each.
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO suggestionProvider (remoteId, kind, providerId, name) VALUES (?, ?, ?, ?)")
             for offer in extras?.providers ?? [] {
-                try db.execute(
-                    sql:
-                        "INSERT OR IGNORE INTO suggestionProvider (remoteId, kind, providerId, name) VALUES (?, ?, ?, ?)",
-                    arguments: [remoteId, offer.kind.rawValue, offer.id, offer.name])
+                try insert.execute(arguments: [remoteId, offer.kind.rawValue, offer.id, offer.name])
             }
             try Self.spendDetails(db, now: now)
         }

@@ -32,6 +32,15 @@ public struct SuggestionSpend: Sendable, Equatable {
     }
 }
 
+/// The requests spent on suggestions over the pace's memory, and the day's by kind (`Store.suggestionSpend`).
+public struct SuggestionSpendLog: Sendable, Equatable {
+    /// When each was spent, oldest first.
+    public var times: [Date] = []
+    /// Those of the last day, by kind.
+    public var day = SuggestionSpend()
+    public init() {}
+}
+
 extension Store {
     /// Up to this many seeds a member.
     public static let seedsPerMember = 10
@@ -45,22 +54,32 @@ extension Store {
     /// failed, more than `retry` ago; never asked first, then the oldest. Each movie once, whoever loved it.
     public func seedsDue(now: Date, every: TimeInterval, retry: TimeInterval) throws(StoreError) -> [SuggestionSeed] {
         try read { db in
-            let seeds = try Self.seeds(db, members: try Self.memberRows(db, nil).found)
-            var asked: [Int64: (at: Double, answered: Bool)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT movieId, askedAt, answered FROM suggestionSeed") {
-                asked[row["movieId"]] = (row["askedAt"], row["answered"])
+            // Arrays searched in turn, not a Set or a Dictionary keyed by movie id: a family has a few dozen seeds,
+            // and the first hashed collection of Int64 in the fetch made the runtime look its conformance up
+            // through every conformance the binary has (0.3 ms of a scheduled fetch's CPU, perf record, issue 34).
+            var seeds: [SuggestionSeed] = []
+            for seed in try Self.seeds(db, members: try Self.memberRows(db, nil).found)
+            where !seeds.contains(where: { $0.movieId == seed.movieId }) {
+                seeds.append(seed)
             }
-            var seen = Set<Int64>()
-            let due = seeds.filter { seed in
-                guard seen.insert(seed.movieId).inserted else { return false }
-                guard let last = asked[seed.movieId] else { return true }
+            guard !seeds.isEmpty else { return [] }
+            let asked = try Row.fetchAll(
+                db,
+                sql: "SELECT movieId, askedAt, answered FROM suggestionSeed WHERE movieId IN ("
+                    + seeds.map { _ in "?" }.joined(separator: ",") + ")",
+                arguments: StatementArguments(seeds.map(\.movieId))
+            ).map { row -> (movieId: Int64, at: Double, answered: Bool) in
+                (row["movieId"], row["askedAt"], row["answered"])
+            }
+            let due = seeds.map { seed in (seed, asked.first { $0.movieId == seed.movieId }) }.filter { _, last in
+                guard let last else { return true }
                 return now.timeIntervalSince1970 - last.at >= (last.answered ? every : retry)
             }
             // Stable: seeds never asked keep the members' order.
             return due.enumerated().sorted { a, b in
-                let (x, y) = (asked[a.element.movieId]?.at ?? 0, asked[b.element.movieId]?.at ?? 0)
+                let (x, y) = (a.element.1?.at ?? 0, b.element.1?.at ?? 0)
                 return x != y ? x < y : a.offset < b.offset
-            }.map(\.element)
+            }.map(\.element.0)
         }
     }
 
@@ -89,42 +108,71 @@ extension Store {
 
     /// Loved movies (own rating 8 or more, best first); for a member with no own rating at all, watched movies
     /// they keep with the best weighted rating (the library's prior, as `pick` weighs).
+    ///
+    /// The loved ones are chosen by SQLite, a member's ten at most: reading every movie a member keeps (200 each
+    /// in the benchmark's family) and choosing in Swift took 1 ms of a scheduled fetch's CPU (perf record, issue 34).
     static func seeds(_ db: Database, members: [(id: Int64, name: String)]) throws -> [SuggestionSeed] {
-        let prior = try nightPrior(db)
+        var prior: NightPrior??
         var seeds: [SuggestionSeed] = []
         for member in members {
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT movie.id, movie.remoteId, movie.title, movie.year, movie.voteAverage, movie.voteCount,
-                        memberMovie.ownRating, memberMovie.watched
-                    FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
-                    WHERE memberMovie.memberId = ? AND movie.remoteId IS NOT NULL
-                    """,
-                arguments: [member.id])
-            let rated = rows.filter { ($0["ownRating"] as Int?) != nil }
-            let chosen: [(Row, Double)] =
-                rated.isEmpty
-                ? rows.compactMap { row in
-                    guard row["watched"] as Bool, let prior, let average = row["voteAverage"] as Double?,
-                        let votes = row["voteCount"] as Int?, votes > 0
-                    else { return nil }
-                    return (row, MovieNight.weighted(average: average, votes: votes, prior: prior))
-                }
-                : rated.compactMap { row in
-                    let own: Int = row["ownRating"]
-                    return own >= 8 ? (row, Double(own)) : nil
-                }
-            let best = chosen.sorted { a, b in
-                a.1 != b.1 ? a.1 > b.1 : (a.0["id"] as Int64) < (b.0["id"] as Int64)
-            }.prefix(seedsPerMember)
-            seeds += best.map { row, love in
-                SuggestionSeed(
-                    member: member.name, movieId: row["id"], remoteId: row["remoteId"], title: row["title"],
-                    year: row["year"], ownRating: row["ownRating"], love: love)
+            let loved = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT movie.id, movie.remoteId, movie.title, movie.year, memberMovie.ownRating
+                        FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
+                        WHERE memberMovie.memberId = ? AND movie.remoteId IS NOT NULL AND memberMovie.ownRating >= 8
+                        ORDER BY memberMovie.ownRating DESC, movie.id
+                        LIMIT ?
+                        """),
+                arguments: [member.id, seedsPerMember])
+            if !loved.isEmpty {
+                seeds += loved.map { row in seed(row, member: member.name, love: Double(row["ownRating"] as Int)) }
+                continue
             }
+            let rated = try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
+                            WHERE memberMovie.memberId = ? AND movie.remoteId IS NOT NULL
+                                AND memberMovie.ownRating IS NOT NULL) AS rated
+                        """),
+                arguments: [member.id])
+            guard rated == false else { continue }
+            if prior == nil { prior = .some(try nightPrior(db)) }
+            guard let prior = prior ?? nil else { continue }
+            seeds += try watchedSeeds(db, member: member, prior: prior)
         }
         return seeds
+    }
+
+    /// The seeds of a member who has rated nothing: the watched movies they keep with the best weighted rating.
+    private static func watchedSeeds(_ db: Database, member: (id: Int64, name: String), prior: NightPrior) throws
+        -> [SuggestionSeed]
+    {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT movie.id, movie.remoteId, movie.title, movie.year, movie.voteAverage, movie.voteCount,
+                    memberMovie.ownRating
+                FROM memberMovie JOIN movie ON movie.id = memberMovie.movieId
+                WHERE memberMovie.memberId = ? AND movie.remoteId IS NOT NULL AND memberMovie.watched
+                """,
+            arguments: [member.id])
+        let chosen: [(Row, Double)] = rows.compactMap { row in
+            guard let average = row["voteAverage"] as Double?, let votes = row["voteCount"] as Int?, votes > 0
+            else { return nil }
+            return (row, MovieNight.weighted(average: average, votes: votes, prior: prior))
+        }
+        let best = chosen.sorted { a, b in
+            a.1 != b.1 ? a.1 > b.1 : (a.0["id"] as Int64) < (b.0["id"] as Int64)
+        }.prefix(seedsPerMember)
+        return best.map { row, love in seed(row, member: member.name, love: love) }
+    }
+
+    private static func seed(_ row: Row, member: String, love: Double) -> SuggestionSeed {
+        SuggestionSeed(
+            member: member, movieId: row["id"], remoteId: row["remoteId"], title: row["title"], year: row["year"],
+            ownRating: row["ownRating"], love: love)
     }
 
     /// Stores a seed's recommendations: the movies (their list fields; details already read stay), which this seed
@@ -180,31 +228,25 @@ extension Store {
             sql: "DELETE FROM suggestionSpend WHERE at < ?", arguments: [now.timeIntervalSince1970 - 2 * 86_400])
     }
 
-    /// When each request on suggestions since `since` was spent: what `SuggestionPace` paces by.
-    public func suggestionSpendTimes(since: Date) throws(StoreError) -> [Date] {
+    /// The requests spent on suggestions since `since` (what `SuggestionPace` paces by: their times, oldest first),
+    /// and those since `daySince` by kind (what the day's budget counts), in one read: the fetch asks before each
+    /// run's suggestion work, and two reads of the same rows cost a transaction each.
+    public func suggestionSpend(since: Date, daySince: Date) throws(StoreError) -> SuggestionSpendLog {
         try read { db in
-            try Double.fetchAll(
-                db, sql: "SELECT at FROM suggestionSpend WHERE at >= ? ORDER BY at",
-                arguments: [since.timeIntervalSince1970]
-            ).map { Date(timeIntervalSince1970: $0) }
-        }
-    }
-
-    /// Requests spent on suggestions since `since`.
-    public func suggestionSpend(since: Date) throws(StoreError) -> SuggestionSpend {
-        try read { db in
-            var spend = SuggestionSpend()
+            var log = SuggestionSpendLog()
             for row in try Row.fetchAll(
-                db, sql: "SELECT kind, count(*) AS n FROM suggestionSpend WHERE at >= ? GROUP BY kind",
-                arguments: [since.timeIntervalSince1970])
+                db, sql: "SELECT at, kind, at >= ? AS today FROM suggestionSpend WHERE at >= ? ORDER BY at",
+                arguments: [daySince.timeIntervalSince1970, since.timeIntervalSince1970])
             {
+                log.times.append(Date(timeIntervalSince1970: row["at"]))
+                guard row["today"] as Bool else { continue }
                 if (row["kind"] as String?) == "details" {
-                    spend.details = row["n"]
+                    log.day.details += 1
                 } else {
-                    spend.recommendations = row["n"]
+                    log.day.recommendations += 1
                 }
             }
-            return spend
+            return log
         }
     }
 }

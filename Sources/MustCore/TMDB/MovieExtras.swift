@@ -67,19 +67,24 @@ struct NamedKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-extension CodingUserInfoKey {
-    /// The family's region, for decoding the appended blocks: only that country is read.
-    static let tmdbRegion = CodingUserInfoKey(rawValue: "mustc.tmdbRegion")!
+/// The family's region, for the decoding under way of an answer with blocks by country (the details' appended
+/// blocks, the certification list): only that country is read.
+///
+/// A task-local value, not the decoder's `userInfo`: the first value put in a `userInfo` made the runtime look up
+/// `CodingUserInfoKey`'s Hashable conformance through every conformance the binary has, 0.25 ms of a scheduled
+/// fetch whose only details with blocks were a suggestion's (perf record, issue 34).
+enum DecodingRegion {
+    @TaskLocal static var current: String?
 }
 
-/// The details answer, with the appended blocks read for the region in the decoder's user info (none without it).
+/// The details answer, with the appended blocks read for `DecodingRegion.current` (none without it).
 struct DetailsAnswer: Decodable {
     var movie: RemoteMovie
     var extras: MovieExtras?
 
     init(from decoder: Decoder) throws {
         movie = try RemoteMovie(from: decoder)
-        guard let region = decoder.userInfo[.tmdbRegion] as? String else {
+        guard let region = DecodingRegion.current else {
             extras = nil
             return
         }
@@ -92,11 +97,7 @@ extension MovieExtras {
     init(_ body: KeyedDecodingContainer<NamedKey>, region: String) {
         let minutes = (try? body.decodeIfPresent(Int.self, forKey: NamedKey("runtime"))) ?? nil
         runtime = minutes.flatMap { $0 > 0 ? $0 : nil }
-        if let list = try? body.decodeIfPresent([Genre].self, forKey: NamedKey("genres")) {
-            genres = list.compactMap { genre in genre.name.map(TMDBText.line).flatMap { $0.isEmpty ? nil : $0 } }
-        } else {
-            genres = nil
-        }
+        genres = try? Self.genres(body)
         // Not `try?`: it would flatten "the region has none" (nil) and "the block is broken" into one nil.
         do {
             certification = .some(try Self.certification(body, region: region))
@@ -108,7 +109,24 @@ extension MovieExtras {
             TMDBText.paragraph)
     }
 
-    private struct Genre: Decodable { var name: String? }
+    // The blocks' lists are read through containers keyed by `NamedKey`, not decoded as `[Genre]`, `[Release]`
+    // and `[Offer]` of small Decodable structs: JSONDecoder asks the runtime about each type it meets (a
+    // conformance lookup through every conformance the binary has, about 0.1 ms the first time in a process),
+    // and with their arrays and keys those were nine lookups, 0.7 ms of a scheduled fetch whose only details with
+    // blocks were a suggestion's (perf record, issue 34). The rules are those of the structs' synthesized decoding.
+
+    /// `genres`' names, trimmed, the empty ones left out; nil when the list is missing or null. Throws when it is
+    /// malformed (an entry no object, a name no string).
+    static func genres(_ body: KeyedDecodingContainer<NamedKey>) throws -> [String]? {
+        guard var list = try body.listIfPresent(NamedKey("genres")) else { return nil }
+        var names: [String] = []
+        while !list.isAtEnd {
+            let genre = try list.nestedContainer(keyedBy: NamedKey.self)
+            let name = try genre.decodeIfPresent(String.self, forKey: NamedKey("name")).map(TMDBText.line)
+            if let name, !name.isEmpty { names.append(name) }
+        }
+        return names
+    }
 
     /// The theatrical release's certification (type 3) if one carries it, else the lowest release type that does.
     /// Throws when the block is missing or malformed.
@@ -118,20 +136,19 @@ extension MovieExtras {
         while !countries.isAtEnd {
             let country = try countries.nestedContainer(keyedBy: NamedKey.self)
             guard try country.decodeIfPresent(String.self, forKey: NamedKey("iso_3166_1")) == region else { continue }
-            let releases = try country.decode([Release].self, forKey: NamedKey("release_dates"))
-            let rated = releases.compactMap { release -> (type: Int, certification: String)? in
-                let text = TMDBText.line(release.certification ?? "")
-                return text.isEmpty ? nil : (release.type ?? Int.max, text)
+            var releases = try country.nestedUnkeyedContainer(forKey: NamedKey("release_dates"))
+            var rated: [(type: Int, certification: String)] = []
+            while !releases.isAtEnd {
+                let release = try releases.nestedContainer(keyedBy: NamedKey.self)
+                let certification = try release.decodeIfPresent(String.self, forKey: NamedKey("certification"))
+                let type = try release.decodeIfPresent(Int.self, forKey: NamedKey("type"))
+                let text = TMDBText.line(certification ?? "")
+                if !text.isEmpty { rated.append((type ?? Int.max, text)) }
             }
             if let theatrical = rated.first(where: { $0.type == 3 }) { return theatrical.certification }
             return rated.min { $0.type < $1.type }?.certification
         }
         return nil
-    }
-
-    private struct Release: Decodable {
-        var certification: String?
-        var type: Int?
     }
 
     /// The region's offers by kind, in TMDB's order within a kind. Throws when the block is missing or malformed.
@@ -142,26 +159,24 @@ extension MovieExtras {
         let country = try results.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey(region))
         var offers: [ProviderOffer] = []
         for kind in ProviderKind.allCases {
-            guard let listed = try country.decodeIfPresent([Offer].self, forKey: NamedKey(kind.rawValue)) else {
-                continue
-            }
-            for offer in listed where !offers.contains(where: { $0.kind == kind && $0.id == offer.providerId }) {
-                let name = TMDBText.line(offer.providerName)
-                offers.append(
-                    ProviderOffer(kind: kind, id: offer.providerId, name: name.isEmpty ? "#\(offer.providerId)" : name))
+            guard var listed = try country.listIfPresent(NamedKey(kind.rawValue)) else { continue }
+            while !listed.isAtEnd {
+                let offer = try listed.nestedContainer(keyedBy: NamedKey.self)
+                let id = try offer.decode(Int.self, forKey: NamedKey("provider_id"))
+                let name = TMDBText.line(try offer.decode(String.self, forKey: NamedKey("provider_name")))
+                guard !offers.contains(where: { $0.kind == kind && $0.id == id }) else { continue }
+                offers.append(ProviderOffer(kind: kind, id: id, name: name.isEmpty ? "#\(id)" : name))
             }
         }
         return offers
     }
+}
 
-    private struct Offer: Decodable {
-        var providerId: Int
-        var providerName: String
-
-        private enum CodingKeys: String, CodingKey {
-            case providerId = "provider_id"
-            case providerName = "provider_name"
-        }
+extension KeyedDecodingContainer<NamedKey> {
+    /// The list at `key`, as `decodeIfPresent` of an array reads it: nil when the key is missing or null.
+    func listIfPresent(_ key: NamedKey) throws -> UnkeyedDecodingContainer? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try nestedUnkeyedContainer(forKey: key)
     }
 }
 
@@ -170,7 +185,7 @@ struct CertificationList: Decodable {
     var certifications: [RegionCertification]
 
     init(from decoder: Decoder) throws {
-        let region = decoder.userInfo[.tmdbRegion] as? String ?? ""
+        let region = DecodingRegion.current ?? ""
         let body = try decoder.container(keyedBy: NamedKey.self)
         let regions = try body.nestedContainer(keyedBy: NamedKey.self, forKey: NamedKey("certifications"))
         let listed = try regions.decodeIfPresent([Entry].self, forKey: NamedKey(region)) ?? []

@@ -62,11 +62,9 @@ public struct TMDBClient: Sendable {
     /// still one request. Only that region's part of the blocks is read; the extras are nil without it.
     public func details(id: Int, extrasRegion: String?) async throws -> (RemoteMovie, MovieExtras?) {
         guard let extrasRegion else { return (try await details(id: id), nil) }
-        let decoder = JSONDecoder()
-        decoder.userInfo[.tmdbRegion] = extrasRegion
         let query = [("append_to_response", "release_dates,watch/providers")]
-        let answer: DetailsAnswer = try await get("movie/\(id)", query: query, decoder: decoder) { body in
-            RegionCut.cut(body, region: extrasRegion) ?? body
+        let answer: DetailsAnswer = try await DecodingRegion.$current.withValue(extrasRegion) {
+            try await get("movie/\(id)", query: query) { body in RegionCut.cut(body, region: extrasRegion) ?? body }
         }
         try check(answer.movie, asked: id, query: query)
         return (answer.movie, answer.extras)
@@ -83,9 +81,9 @@ public struct TMDBClient: Sendable {
 
     /// `GET /certification/movie/list`: the region's movie certifications in TMDB's order (empty when it has none).
     public func certifications(region: String) async throws -> [RegionCertification] {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.tmdbRegion] = region
-        let list: CertificationList = try await get("certification/movie/list", query: [], decoder: decoder)
+        let list: CertificationList = try await DecodingRegion.$current.withValue(region) {
+            try await get("certification/movie/list", query: [])
+        }
         return list.certifications
     }
 
@@ -139,8 +137,7 @@ public struct TMDBClient: Sendable {
 
     /// `cut` shortens a body before it is decoded (`RegionCut`); the body as received is what errors look at.
     private func get<T: Decodable>(
-        _ path: String, query: [(String, String)], decoder: JSONDecoder = Self.decoder,
-        cut: (@Sendable (Data) -> Data)? = nil
+        _ path: String, query: [(String, String)], cut: (@Sendable (Data) -> Data)? = nil
     ) async throws -> T {
         let url = url(path, query: query)
         var headers = ["Accept": "application/json"]
@@ -149,7 +146,7 @@ public struct TMDBClient: Sendable {
         var attempt = 0
         while true {
             do {
-                return try await send(request, as: T.self, decoder: decoder, cut: cut)
+                return try await send(request, as: T.self, cut: cut)
             } catch let error as TMDBError
                 where error.isTransient && attempt < retry.maxRetries && (error.retryAfter ?? 0) <= retry.maxDelay
             {
@@ -165,7 +162,7 @@ public struct TMDBClient: Sendable {
     }
 
     private func send<T: Decodable>(
-        _ request: HTTPRequest, as type: T.Type, decoder: JSONDecoder, cut: (@Sendable (Data) -> Data)?
+        _ request: HTTPRequest, as type: T.Type, cut: (@Sendable (Data) -> Data)?
     ) async throws -> T {
         await limiter?.acquire()
         try Task.checkCancellation()
@@ -186,7 +183,7 @@ public struct TMDBClient: Sendable {
             metadata: ["ms": "\(Int(time.seconds(since: started) * 1000))"])
         guard response.status == 200 else { throw error(for: response, url: shown) }
         do {
-            return try decoder.decode(T.self, from: cut?(response.body) ?? response.body)
+            return try Self.decoder.decode(T.self, from: cut?(response.body) ?? response.body)
         } catch {
             // Not JSON at all: a web page, a proxy's or captive portal's, not TMDB's API. A cut-off JSON body is
             // TMDB's answer gone wrong, about this movie only.
