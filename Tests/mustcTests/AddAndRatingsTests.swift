@@ -122,7 +122,7 @@ import Testing
     @Test func theBinaryWorksCopiedAloneToAnotherDirectory() async throws {
         let elsewhere = TemporaryDirectory("mustc-alone")
         let copy = elsewhere.file("mustc")
-        try FileManager.default.copyItem(atPath: MustcBinary.url.path, toPath: copy)
+        try MustcBinary.copy(to: copy)
         var alone = mustc
         alone.executable = URL(fileURLWithPath: copy)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["mustc"])
@@ -134,17 +134,15 @@ import Testing
     }
 
     /// A copy made a moment ago can be "busy" (ETXTBSY): a child another test forked while the copy's write
-    /// descriptor was open keeps that descriptor until it execs. Seen once in a fresh-clone CI run; waits at most 10 s.
+    /// descriptor was open keeps that descriptor until it execs (`MustcBinary.copy` closes it on exec). The launch
+    /// throws `POSIXError` (`SpawnedChild`) after its own 2 s of retries; this waits at most 10 s in all.
     static func waitUntilNotBusy(_ binary: MustcBinary) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
             do {
                 _ = try await binary("--version")
                 return
-            } catch let error as NSError
-                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
-                && ContinuousClock.now < deadline
-            {
+            } catch let error as POSIXError where error.code == .ETXTBSY && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }

@@ -43,6 +43,19 @@ struct MustcBinary: Sendable {
         return directory.appending(path: "mustc")
     }()
 
+    /// A copy of the built binary at `path` (mode 755), written through a descriptor closed on exec. FileManager's
+    /// `copyItem` opens the new file without O_CLOEXEC (strace), so a child that another test spawned while the
+    /// copy was written kept it open for its whole life, and running the copy failed with ETXTBSY ("Text file
+    /// busy") past every retry: seen in a fresh-clone CI run, 2026-11-27.
+    static func copy(to path: String) throws {
+        let bytes = try Data(contentsOf: url)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try file.write(contentsOf: bytes)
+        try file.close()
+    }
+
     let home: TemporaryDirectory
     var environment: [String: String]
     var executable: URL = MustcBinary.url

@@ -72,7 +72,7 @@ import Testing
         let database = directory + "/mustc.sqlite"
         var mustc = try await Self.family(stub, environment: ["MUSTC_DATABASE": database])
         let binary = scratch.file("mustc")
-        try FileManager.default.copyItem(atPath: MustcBinary.url.path, toPath: binary)
+        try MustcBinary.copy(to: binary)
         for file in [database, database + "-wal", database + "-shm"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file)
         }

@@ -23,7 +23,7 @@ struct ReadOnlyTests {
         directory = writer.home.file("db")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         binaryCopy = writer.home.file("mustc")
-        try FileManager.default.copyItem(atPath: MustcBinary.url.path, toPath: binaryCopy)
+        try MustcBinary.copy(to: binaryCopy)
         writer.environment["MUSTC_DATABASE"] = directory + "/mustc.sqlite"
         mustc = writer
         var reader = writer
