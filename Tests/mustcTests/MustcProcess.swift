@@ -43,17 +43,9 @@ struct MustcBinary: Sendable {
         return directory.appending(path: "mustc")
     }()
 
-    /// A copy of the built binary at `path` (mode 755), written through a descriptor closed on exec. FileManager's
-    /// `copyItem` opens the new file without O_CLOEXEC (strace), so a child that another test spawned while the
-    /// copy was written kept it open for its whole life, and running the copy failed with ETXTBSY ("Text file
-    /// busy") past every retry: seen in a fresh-clone CI run, 2026-11-27.
+    /// A copy of the built binary at `path`, written as `writeExecutable` writes.
     static func copy(to path: String) throws {
-        let bytes = try Data(contentsOf: url)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        try file.write(contentsOf: bytes)
-        try file.close()
+        try writeExecutable(Data(contentsOf: url), to: path)
     }
 
     let home: TemporaryDirectory
@@ -169,4 +161,22 @@ func waitAll(_ running: [Running]) async -> [Outcome] {
     var outcomes: [Outcome] = []
     for process in running { outcomes.append(await process.wait()) }
     return outcomes
+}
+
+/// Writes `bytes` to `path` with mode 755, through a descriptor closed on exec. Foundation's `copyItem` and
+/// `write(toFile:)` open the file without O_CLOEXEC (strace), so a child that another test spawned while the file
+/// was being written kept it open for its whole life, and running the file then failed with ETXTBSY ("Text file
+/// busy") past every retry: seen with a copy of the binary in a fresh-clone CI run, 2026-11-27.
+func writeExecutable(_ bytes: Data, to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    try file.write(contentsOf: bytes)
+    guard fchmod(descriptor, 0o755) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    try file.close()
+}
+
+/// A shell script at `path`, ready to run (`writeExecutable`).
+func writeScript(_ text: String, to path: String) throws {
+    try writeExecutable(Data(text.utf8), to: path)
 }

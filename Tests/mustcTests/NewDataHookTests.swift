@@ -25,8 +25,7 @@ import Testing
     /// A hook script in the test's home, and a config that runs it.
     func install(_ body: String, timeout: String = "30s") throws -> String {
         let script = mustc.home.file("hook.sh")
-        try "#!/bin/sh\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeScript("#!/bin/sh\n\(body)\n", to: script)
         try """
         {"schedule": {"minimumInterval": "15m"}, "tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "5s"},
          "fetch": {"onNewData": ["\(script)", "an argument"], "onNewDataTimeout": "\(timeout)"}}
@@ -136,9 +135,7 @@ import Testing
             .appending(path: "../../contrib/hooks/mustc-notify").standardized.path
         let bin = mustc.home.file("bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$HOME/notified.txt\"\n"
-            .write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin + "/notify-send")
+        try writeScript("#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$HOME/notified.txt\"\n", to: bin + "/notify-send")
         var notifying = mustc
         notifying.environment["PATH"] = bin + ":/usr/bin:/bin"
         try """

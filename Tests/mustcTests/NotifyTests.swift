@@ -190,8 +190,7 @@ import Testing
 
     @Test func theHooksEnvironmentHoldsNoNotifyToken() async throws {
         let script = mustc.home.file("hook.sh")
-        try "#!/bin/sh\nenv > \"$HOME/env.txt\"\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeScript("#!/bin/sh\nenv > \"$HOME/env.txt\"\n", to: script)
         try writeConfig()
         var text = try String(contentsOfFile: config, encoding: .utf8)
         text = text.replacingOccurrences(of: #""tmdb": {"#, with: #""fetch": {"onNewData": ["\#(script)"]}, "tmdb": {"#)

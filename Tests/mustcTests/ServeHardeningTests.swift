@@ -45,9 +45,7 @@ import Testing
         defer { stub.stop() }
         var mustc = MustcBinary(stub: stub)
         let script = mustc.home.file("notify-family.sh")
-        try "#!/bin/sh\ncat > /dev/null\necho 'smtp login hunter2 refused' >&2\nexit 3\n"
-            .write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeScript("#!/bin/sh\ncat > /dev/null\necho 'smtp login hunter2 refused' >&2\nexit 3\n", to: script)
         let config = mustc.home.file("config.json")
         try #"{"fetch": {"onNewData": ["\#(script)"]}}"#.write(toFile: config, atomically: true, encoding: .utf8)
         mustc.environment["MUSTC_CONFIG"] = config

@@ -218,8 +218,7 @@ import Testing
 
     @Test func aProviderArrivingOrLeavingShowsInChangesAndTheHookInput() async throws {
         let script = mustc.home.file("hook.sh")
-        try "#!/bin/sh\ncat > \"$HOME/input.json\"\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try writeScript("#!/bin/sh\ncat > \"$HOME/input.json\"\n", to: script)
         try writeConfig(
             services: #"["Netflix", "Disney Plus"]"#, extra: #", "fetch": {"onNewData": ["\#(script)"]}"#)
         try await family()
