@@ -154,4 +154,29 @@ import Testing
         #expect(due == never + [cat, ann[0], ann[2]])
         #expect(Set(due).count == due.count && seeds.count > Set(seeds.map(\.movieId)).count)
     }
+
+    /// The spend log read once for both the pace (times since `since`) and the day's budget (by kind since
+    /// `daySince`): each row counted in the windows it falls in, whichever window is the longer.
+    @Test func theSpendLogCountsEachRowInTheWindowsItFallsIn() throws {
+        let store = try Store(path: path, logger: quietLogger)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let hours = [-72.0, -36, -12, -1]
+        let kinds = ["details", "recommendations", "details", "details"]
+        _ = try sqlite(
+            path,
+            zip(hours, kinds).map {
+                "INSERT INTO suggestionSpend (at, kind) VALUES (\(now.timeIntervalSince1970 + $0 * 3_600), '\($1)');"
+            }
+            .joined(separator: "\n"))
+        func at(_ hours: Double) -> Date { now.addingTimeInterval(hours * 3_600) }
+
+        let paced = try store.suggestionSpend(since: at(-48), daySince: at(-24))
+        #expect(paced.times == [at(-36), at(-12), at(-1)])
+        #expect(paced.day.details == 2 && paced.day.recommendations == 0)
+
+        // A day's window longer than the pace's: the older rows count for the day, not for the pace.
+        let longer = try store.suggestionSpend(since: at(-24), daySince: at(-80))
+        #expect(longer.times == [at(-12), at(-1)])
+        #expect(longer.day.details == 3 && longer.day.recommendations == 1)
+    }
 }

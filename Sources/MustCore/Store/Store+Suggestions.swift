@@ -234,11 +234,16 @@ extension Store {
     public func suggestionSpend(since: Date, daySince: Date) throws(StoreError) -> SuggestionSpendLog {
         try read { db in
             var log = SuggestionSpendLog()
+            // Either window may be the longer: each row is counted in the windows it falls in.
             for row in try Row.fetchAll(
-                db, sql: "SELECT at, kind, at >= ? AS today FROM suggestionSpend WHERE at >= ? ORDER BY at",
-                arguments: [daySince.timeIntervalSince1970, since.timeIntervalSince1970])
+                db,
+                sql: """
+                    SELECT at, kind, at >= :day AS today, at >= :since AS paced FROM suggestionSpend
+                    WHERE at >= min(:day, :since) ORDER BY at
+                    """,
+                arguments: ["day": daySince.timeIntervalSince1970, "since": since.timeIntervalSince1970])
             {
-                log.times.append(Date(timeIntervalSince1970: row["at"]))
+                if row["paced"] as Bool { log.times.append(Date(timeIntervalSince1970: row["at"])) }
                 guard row["today"] as Bool else { continue }
                 if (row["kind"] as String?) == "details" {
                     log.day.details += 1
