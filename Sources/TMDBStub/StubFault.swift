@@ -37,7 +37,7 @@ public enum StubRoute: Sendable, Equatable {
     case find
     /// The image host's `/t/p/{size}/{file}`.
     case images
-    /// `/movie/{id}/recommendations` (issue 34); nil: any movie's.
+    /// `/movie/{id}/recommendations`; nil: any movie's.
     case recommendations(id: Int?)
     /// `/certification/movie/list`.
     case certifications

@@ -68,12 +68,12 @@ public final class TMDBStubServer: @unchecked Sendable {
         locked { if var movie = movies[id] { change(&movie); movies[id] = movie } }
     }
 
-    /// Sets the movies `GET /movie/{id}/recommendations` lists for `id`, in that order (issue 34).
+    /// Sets the movies `GET /movie/{id}/recommendations` lists for `id`, in that order.
     public func setRecommendations(id: Int, _ ids: [Int]) { locked { recommendations[id] = ids } }
 
     func recommendationsUnlocked(_ id: Int) -> [Int] { recommendations[id] ?? [] }
 
-    /// Sets what the movie's details and appended blocks say (issue 28).
+    /// Sets what the movie's details and appended blocks say.
     public func setExtras(id: Int, _ value: StubExtras) { locked { extras[id] = value } }
 
     public func updateExtras(id: Int, _ change: (inout StubExtras) -> Void) {

@@ -16,7 +16,7 @@ struct ChangesCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "Since when: a duration back from now (2d, 36h) or a date (2026-11-20 is midnight UTC).")
-    var since = "7d"
+    var since = Tonight.trendWindowText
 
     @Option(help: "Only this member's movies (matched ignoring case and accents).")
     var member: String?

@@ -58,7 +58,7 @@ struct PickCommand: AsyncParsableCommand {
             let store = try global.openStoreForReading(loaded)
             let config = try loaded.resolvingServices(store)
             var library = try store.movieNight(
-                members: members, trendSince: global.time.now().addingTimeInterval(-7 * 86_400), region: region,
+                members: members, trendSince: Tonight.trendStart(global.time.now()), region: region,
                 taste: !noTaste)
             if !library.unknown.isEmpty {
                 let names = library.unknown.map(quoted).joined(separator: ", ")
@@ -68,8 +68,9 @@ struct PickCommand: AsyncParsableCommand {
             let filters = try await tonight.filters(
                 global, config, memberLimits: !library.ageLimits.isEmpty, certifications: &library.certifications)
             if tonight.streaming { try warnOfUnseenServices(config, store: store) }
-            var pick = PickReport(library, count: count, includeWatched: includeWatched, filters: filters)
-            pick.locate(services: config.family.services, region: region)
+            let pick = Tonight.picks(
+                library, count: count, includeWatched: includeWatched, filters: filters,
+                services: config.family.services, region: region)
             let report = pick.render(format)
             if format == .json { Output.exact(report) } else { print(report) }
         }
@@ -78,7 +79,7 @@ struct PickCommand: AsyncParsableCommand {
     /// A configured service that no movie in the library has (for the region): a warning naming close matches,
     /// not an error, as providers come and go.
     private func warnOfUnseenServices(_ config: Config, store: Store) throws {
-        // Names only: counting every offer of the region made this most of pick's time (issue 33).
+        // Names only: counting every offer of the region made this most of pick's time.
         let seen = try store.providerNamesSeen(region: config.family.region)
         for service in config.family.services {
             let matcher = ServiceMatcher([service])

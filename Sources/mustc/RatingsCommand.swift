@@ -27,7 +27,7 @@ struct RatingsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting {
-            let window = trend ?? "7d"
+            let window = trend ?? Tonight.trendWindowText
             guard let seconds = Durations.parse(window), seconds > 0 else {
                 throw Failure.usage("--trend \(quoted(window)) must be a positive duration, such as 7d or 36h")
             }

@@ -71,9 +71,9 @@ struct SuggestCommand: AsyncParsableCommand {
             let filters = try await tonight.filters(
                 global, try config.resolvingServices(store), memberLimits: !library.ageLimits.isEmpty,
                 certifications: &library.certifications)
-            library.candidates = try store.suggestionShortlist(
-                for: library, region: config.family.region, count: count, filters: filters)
-            let report = SuggestReport(library, count: count, filters: filters).render(format)
+            let report = try Tonight.suggestions(
+                library, count: count, filters: filters, region: config.family.region, store: store
+            ).render(format)
             if format == .json { Output.exact(report) } else { print(report) }
         }
     }

@@ -1,4 +1,4 @@
-// Issue 33's taste benchmark: does each member's taste (`MemberTaste`, the code `pick` runs) predict their own
+// The taste benchmark: does each member's taste (`MemberTaste`, the code `pick` runs) predict their own
 // ratings better than the weighted rating alone? Reads rating histories in the shape of IMDb's ratings export
 // (`Const`, `Your Rating`, `IMDb Rating`, `Num Votes`, `Genres`), one file per person; holds out a fifth of each
 // person's rated movies (every fifth by a hash of `Const`, so the same fifth on every run), learns the taste from

@@ -5,7 +5,7 @@ import Testing
 @testable import MustCore
 
 /// `serve`'s store copies the write-ahead log into the database on a queue of its own, never in the commit that
-/// fills it (issue 35: a checkpoint in a webhook's commit held every event queued behind it). Read from SQLite's
+/// fills it (a checkpoint in a webhook's commit held every event queued behind it). Read from SQLite's
 /// own record, the `-shm` file's header: the log's last frame (`mxFrame`) and how far it was copied (`nBackfill`).
 @Suite struct BackgroundCheckpointsTests {
     let scratch = TemporaryDirectory("checkpoints")

@@ -147,7 +147,7 @@ import Testing
         }
     }
 
-    /// Issue 29, item 3: the names the page answers to besides its own, normalized as `Host` is.
+    /// The names the page answers to besides its own, normalized as `Host` is.
     @Test func serveHostsAreReadAndABadOneNamesTheKey() throws {
         let path = write(#"{"serve": {"hosts": ["Movies.Example.ORG.", "192.168.1.20", "[FD00::20]", "fd00::21"]}}"#)
         let config = try ConfigLoader(environment: [:]).load(explicitPath: path)

@@ -70,7 +70,7 @@ import Testing
 
     @Test func unchangedDataIsNoDataAndWritesNoMovieRow() async throws {
         try await seeded()
-        // The first check by id reads the movies' runtime, certification and offers (issue 28): new to the store.
+        // The first check by id reads the movies' runtime, certification and offers: new to the store.
         _ = await runner().run()
         stub.resetCounters()
         try countMovieUpdates()
@@ -117,7 +117,7 @@ import Testing
         #expect(stub.peakConcurrency >= 2)
     }
 
-    /// Issue 29, item 21: 4 requests in flight under a limit of 3, seen once under load. The cause was the run's
+    /// 4 requests in flight under a limit of 3, seen once under load. The cause was the run's
     /// flush timer: each tick (every second) started one more movie without one having finished, so any run longer
     /// than a second went one over the limit per tick. A tick every 10 ms makes every run that long.
     @Test func concurrencyStaysBoundedAcrossFlushTicksTimeoutsAndRetries() async throws {

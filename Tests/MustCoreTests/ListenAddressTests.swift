@@ -6,7 +6,7 @@ import Testing
         ("127.0.0.1:8080", "127.0.0.1", 8080, true), ("0.0.0.0:0", "0.0.0.0", 0, false),
         (":8080", "0.0.0.0", 8080, false), ("[::1]:80", "::1", 80, true), ("localhost:65535", "localhost", 65535, true),
         ("192.168.1.20:8080", "192.168.1.20", 8080, false),
-        // Issue 29, item 7: IPv4-mapped loopback is loopback; a mapped other address is not.
+        // IPv4-mapped loopback is loopback; a mapped other address is not.
         ("[::ffff:127.0.0.1]:8080", "::ffff:127.0.0.1", 8080, true),
         ("[::ffff:192.168.1.20]:8080", "::ffff:192.168.1.20", 8080, false),
     ])

@@ -162,7 +162,7 @@ import Testing
 }
 
 /// A database of the schema before 0015 gains it in place, losing nothing: every mark it had is a mark by hand.
-@Suite struct MediaHooksUpgradeTests {
+@Suite struct MediaServersUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-media-hooks")
     var path: String { scratch.file("old.sqlite") }
 

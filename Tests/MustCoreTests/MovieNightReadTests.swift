@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// `Store.movieNight` reads each fact of the candidates in one statement over the members' links (issue 33), not
+/// `Store.movieNight` reads each fact of the candidates in one statement over the members' links, not
 /// one statement a candidate: each candidate still gets its own trend, tonight's facts and offers, and a movie read
 /// for another region shows neither that region's certification nor its offers.
 @Suite struct MovieNightReadTests {

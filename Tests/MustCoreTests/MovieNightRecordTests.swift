@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// Movie nights as the store keeps them (issue 33): one write marks the watchers and records the night, an undo
+/// Movie nights as the store keeps them: one write marks the watchers and records the night, an undo
 /// puts back exactly what was there, and a re-watch never erases an earlier night.
 @Suite struct MovieNightRecordTests {
     let directory = TemporaryDirectory("mustc-nights")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import MustCore
 
-/// Issue 36's outbox and senders, in-process against a loopback server speaking ntfy's, Gotify's and a webhook's
+/// The notifications' outbox and senders, in-process against a loopback server speaking ntfy's, Gotify's and a webhook's
 /// shapes, with a real SQLite file and the libcurl transport; time turns on a `TestClock`, never by sleeping.
 @Suite final class NotifyDeliveryTests {
     let scratch = TemporaryDirectory("notify")

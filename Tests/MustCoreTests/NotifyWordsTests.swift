@@ -3,7 +3,7 @@ import Testing
 
 @testable import MustCore
 
-/// Issue 36's words: each kind of news becomes the family's sentence, a rating counts only when it moves at one
+/// The notifications' words: each kind of news becomes the family's sentence, a rating counts only when it moves at one
 /// decimal, votes and popularity never make a message alone, and untrusted text cannot act on the phone.
 @Suite struct NotifyWordsTests {
     let at = Date(timeIntervalSince1970: 1_800_000_000)

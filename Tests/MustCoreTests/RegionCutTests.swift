@@ -3,7 +3,7 @@ import Testing
 
 @testable import MustCore
 
-/// The appended blocks cut to the family's region before decoding (issue 38): the same extras as decoding the whole
+/// The appended blocks cut to the family's region before decoding: the same extras as decoding the whole
 /// answer, for the region, another, and one the answer lacks; a body the cut cannot follow is decoded whole.
 @Suite struct RegionCutTests {
     /// A real-shaped answer: the details, then both blocks, spaced and escaped as answers recorded by others are

@@ -2,7 +2,7 @@ import Foundation
 import MustCore
 import Testing
 
-/// Issue 38: shapes of real answers and exports that still broke, over plain values.
+/// Shapes of real answers and exports that still broke, over plain values.
 @Suite struct ReplayedShapesTests {
     /// TMDB's 2024 list for Spain as it gives it: unsorted, and "12" and "16" both at order 5.
     static let spain = [

@@ -4,7 +4,7 @@ import Testing
 
 @testable import MustCore
 
-/// Issue 34's seeds, as the store chooses them (in SQL since the fetch's CPU was measured), against the rule read
+/// The suggestions' seeds, as the store chooses them (in SQL since the fetch's CPU was measured), against the rule read
 /// plainly over the rows this test wrote: a member's movies with a TMDB id; when they rated any of those, the ones
 /// rated 8 or more, best first, then by movie id, ten at most; when they rated none, the watched ones with TMDB's
 /// figures by weighted rating. And the seeds due: each movie once, never asked first in the members' order, then

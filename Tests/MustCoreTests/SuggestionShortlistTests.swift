@@ -4,7 +4,7 @@ import Testing
 
 @testable import MustCore
 
-/// `suggest` reads a shortlist (issue 34: 100,000 candidates in ≤ 0.1 s) rather than every candidate: what it
+/// `suggest` reads a shortlist (100,000 candidates in ≤ 0.1 s) rather than every candidate: what it
 /// shows must be what ranking every candidate shows, character for character, whatever the watchers, choices,
 /// tastes and count. A real database with 600 candidates made to tie (few distinct ratings, vote counts and
 /// titles, some differing only in case or accents), some never read for the region, with offers of every kind,

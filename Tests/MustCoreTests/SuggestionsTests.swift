@@ -4,7 +4,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// Issue 34's ranking, pure: the watchers' seeds, how much they loved them, the weighted rating, and tonight's
+/// The suggestions' ranking, pure: the watchers' seeds, how much they loved them, the weighted rating, and tonight's
 /// limits with details not yet known.
 @Suite struct SuggestionRankTests {
     static func seed(_ member: String, _ movieId: Int64, _ title: String, love: Double, own: Int? = nil)
@@ -169,7 +169,7 @@ import Testing
     }
 }
 
-/// Issue 34's background work against the stub, in-process with a real store: the daily budget over a simulated
+/// The suggestions' background work against the stub, in-process with a real store: the daily budget over a simulated
 /// week, counted from the stub's requests by path; bad answers leave the other suggestions intact.
 @Suite final class SuggestionWorkTests {
     let stub: TMDBStubServer

@@ -2,7 +2,7 @@ import Foundation
 import MustCore
 import Testing
 
-/// Each member's taste (issue 33): pure, from their own ratings beside TMDB's, shrunk and bounded, and the pick
+/// Each member's taste: pure, from their own ratings beside TMDB's, shrunk and bounded, and the pick
 /// it moves.
 @Suite struct TasteTests {
     /// Claire rates ten Animation films 2.1 above TMDB and five Horror films 3 below.
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func theRankingFoldsGenresAsBeforeAndWritesTheNotesOfThePicksShown() {
-        // Genres spelled another way: folded once a ranking (issue 33), still Claire's Animation.
+        // Genres spelled another way: folded once a ranking, still Claire's Animation.
         var library = Self.library([Self.claire])
         library.candidates[1].genres = ["ANIMATION", "family"]
         let top = MovieNight.rank(library, count: 1)

@@ -2,7 +2,7 @@ import Foundation
 import MustCore
 import Testing
 
-/// The pure parts of issue 29's items 9–20: JSON's escapes, table cells, watched days and Letterboxd list names.
+/// The pure parts of the written-output checks: JSON's escapes, table cells, watched days and Letterboxd list names.
 @Suite struct WrittenTextTests {
     struct Titled: Encodable { var title: String }
 

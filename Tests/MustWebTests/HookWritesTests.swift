@@ -15,7 +15,7 @@ import Testing
             time: family.time)
         _ = try edits.editor()
         let before = try Self.commits(inLogOf: family.store.path)
-        let writes = edits.hookWrites
+        let writes = edits.mediaServerWrites
         let day = try #require(WatchDay.parse("2026-11-24"))
         let now = family.now
         writes.hold()

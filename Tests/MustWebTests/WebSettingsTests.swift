@@ -6,7 +6,7 @@ import Testing
 
 @testable import MustWeb
 
-/// /settings (issue 33, part 5) in-process over a real database: each member's age limit and the family's services,
+/// /settings in-process over a real database: each member's age limit and the family's services,
 /// signed in, through the CSRF-checked forms; what the page writes is what `mustc member`, `providers` and `pick`
 /// read (the same store methods), and a bad value is a 400 that changes nothing.
 @Suite struct WebSettingsTests {

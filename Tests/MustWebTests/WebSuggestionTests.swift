@@ -8,7 +8,7 @@ import Testing
 
 @testable import MustWeb
 
-/// /night's "Something new" row (issue 34), in-process over a real store whose suggestions a real `SuggestionWork`
+/// /night's "Something new" row, in-process over a real store whose suggestions a real `SuggestionWork`
 /// gathered from the stub over loopback: the cards under tonight's limits, signed in and out; "Add to Claire's list"
 /// through the member page's add; "Not for us" across a following fetch; forms without the token refused.
 @Suite final class WebSuggestionTests {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Edits from the page (issue 19), driven through a real headless Chromium against the built mustc binary.
+"""Edits from the page, driven through a real headless Chromium against the built mustc binary.
 
 Started by Tests/mustcTests/PageEditTests.swift with the build directory (mustc and tmdb-stub) and a scratch HOME.
 Starts its own TMDB stub (50 ms a request, so a fetch takes seconds) and `mustc serve`, stops both at the end, and

@@ -1,4 +1,4 @@
-"""The family's pages as a family member meets them (issue 27), driven through headless Chromium.
+"""The family's pages as a family member meets them, driven through headless Chromium.
 
 Usage: family.py PLAN_JSON
 PLAN_JSON names the server (`base`), the family password, the pages to sweep, the member pages to read and the
@@ -145,7 +145,7 @@ def sweep(driver, plan, source, signed_in, result):
     loaded four times; axe-core, the widths and the small targets are read in each of the four. In the dark scheme
     axe-core runs only the colour rules (`cat.color`) of the light run just before: the dark scheme changes only
     colours (DARK_CHANGES, which the test checks), so every other rule would judge the same document laid out the
-    same way again (issue 37: the test's CPU fell from 66 to 58 s; color-contrast is most of axe-core's time)."""
+    same way again (the test's CPU fell from 66 to 58 s; color-contrast is most of axe-core's time)."""
     driver.set_script_timeout(60)
     for path in plan["pages"]:
         driver.set_window_size(360, 900)

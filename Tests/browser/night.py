@@ -2,7 +2,7 @@
 page showed as one JSON object.
 
 Usage: night.py BASE_URL MEMBER... [--minutes N] [--age CERT] [--unrated] [--streaming] [--genre NAME]
-Tonight's choices (issue 28) are filled in as a user would: typed, ticked by their label, picked from the list.
+Tonight's choices are filled in as a user would: typed, ticked by their label, picked from the list.
 The Swift test (NightPageTests) starts the server, runs this with a deadline, and judges the JSON.
 """
 

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// The family's pages as a family member meets them (issue 27, and item 2 of issue 29), through the built binary
+/// The family's pages as a family member meets them, through the built binary
 /// and a real headless Chromium: `Tests/browser/family.py` sweeps every page at 360 and 1280 px, light and dark,
 /// signed out and in, with axe-core, reads the cards, pages through 200 movies, and edits from the cards. This
 /// test judges what it found against `mustc ratings --format json`.
@@ -22,7 +22,7 @@ import Testing
             ["add", "Bob", "Dune (1984)", "Up", "tmdb:\(hostileId)"], ["add", "Cy"] + cy,
             // A movie night this week: signed in, the family page asks "How was My Neighbor Totoro?".
             ["night", "My Neighbor Totoro", "Ann"],
-            // Bob loved Up: the fetch gathers its recommendations, /night's "Something new" (issue 34).
+            // Bob loved Up: the fetch gathers its recommendations, /night's "Something new".
             ["watched", "Bob", "tmdb:14160", "--rating", "9"],
         ] {
             let outcome = try await mustc.run(arguments)

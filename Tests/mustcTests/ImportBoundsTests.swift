@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Absurd inputs cost little (issue 22): a 50 MB line, a zip holding a 64 MB line, a file without a line end,
+/// Absurd inputs cost little: a 50 MB line, a zip holding a 64 MB line, a file without a line end,
 /// binary files. Memory is judged by the child's peak RSS (VmHWM, see SpawnedProcess); time only by deadlines.
 @Suite final class ImportBoundsTests {
     let stub: TMDBStubServer
@@ -55,7 +55,7 @@ import Testing
 
     /// A Letterboxd export whose watchlist holds one 64 MB line, made by Python's zipfile (deflate, streamed).
     /// 64 MB is more than the 60 MB bound by itself, so an import that kept the line whole could not stay within
-    /// it; the 200 MB line this once was proved no more, and cost a 200 MB write and two reads (issue 37).
+    /// it; the 200 MB line this once was proved no more, and cost a 200 MB write and two reads.
     func zipWithHugeLine() async throws -> String {
         let path = mustc.home.file("export.zip")
         let script = """

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// `mustc import` on lists as people have them (issue 22): read through a pipe, `-` or a FIFO, old IMDb title
+/// `mustc import` on lists as people have them: read through a pipe, `-` or a FIFO, old IMDb title
 /// types, Windows-1252 and UTF-16, stray quotes, absurd lines, and counts that match what was written.
 @Suite final class ImportInputTests {
     let stub: TMDBStubServer
@@ -244,7 +244,7 @@ import Testing
         let summary = try counts(first)
         #expect(summary["linked"] == 2 && summary["needsChoice"] == 0, "\(first.all)")
         let ann = try #require(try await lists()["Ann"])
-        // Each film is the TMDB movie spelled exactly as Letterboxd spells it (issue 38), not the more popular one.
+        // Each film is the TMDB movie spelled exactly as Letterboxd spells it, not the more popular one.
         #expect(ann.count == 2 && ann.contains("Rain 2019 500001") && ann.contains("rain 2019 500002"), "\(ann)")
         stub.resetCounters()
         let again = try await mustc.run(["import", "--json", "Ann", path])

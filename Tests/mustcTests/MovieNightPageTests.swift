@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// "We're watching this" and its Undo (issue 33) through `mustc serve`, plain HTTP over loopback with the session
+/// "We're watching this" and its Undo through `mustc serve`, plain HTTP over loopback with the session
 /// cookie and the CSRF token a browser would send: the POST marks the watchers and records the night, the page it
 /// returns to says so with an Undo, and the Undo puts back exactly what was there.
 @Suite(.serialized) struct MovieNightPageTests {

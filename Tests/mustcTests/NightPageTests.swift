@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// `/night`, issue 20's question as a page: the same picks as `mustc pick`, through the built binary, plain HTTP and
+/// `/night`, tonight's question as a page: the same picks as `mustc pick`, through the built binary, plain HTTP and
 /// a real headless Chromium.
 @Suite(.serialized) struct NightPageTests {
     static let hostile = StubMovie(

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Issue 36 through the built binary: a fetch's news reaches ntfy, Gotify and a webhook (a loopback server in
+/// Notifications through the built binary: a fetch's news reaches ntfy, Gotify and a webhook (a loopback server in
 /// their shapes) in the family's words; a vote-only change sends nothing; a destination that is down gets the
 /// message once it is back; `notify --test` and `--tonight`; `status` per destination; no token in any output.
 @Suite final class NotifyTests {

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Edits from the page (issue 19) through the built binary and a real headless Chromium (Selenium):
+/// Edits from the page through the built binary and a real headless Chromium (Selenium):
 /// `Tests/browser/edits.py` starts the `tmdb-stub` binary (50 ms a request) and `mustc serve`, drives the browser,
 /// checks the lists with `mustc ratings --format json`, and reports each check; every one must pass.
 @Suite(.serialized) struct PageEditTests {

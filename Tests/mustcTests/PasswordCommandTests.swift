@@ -63,7 +63,7 @@ import Testing
         #expect(try storedHash() == hash)
     }
 
-    /// Issue 29, item 5: a password on zxcvbn's list of common passwords (in any case), or a member's name (folded
+    /// A password on zxcvbn's list of common passwords (in any case), or a member's name (folded
     /// as names are matched, spaces ignored), is refused with the reason; nothing is written.
     @Test(arguments: [
         ("password\n", "list of 11611 common passwords"), ("PassWord1\n", "list of 11611 common passwords"),

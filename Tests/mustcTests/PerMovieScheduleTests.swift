@@ -90,7 +90,7 @@ import Testing
         stub.resetCounters()
         let json = try await fetchJSON()
         #expect(json["due"] as? Int == 1, "only the movie added without a lookup is due")
-        // Its search, then the region's certification list, which the first fetch reads (issue 33).
+        // Its search, then the region's certification list, which the first fetch reads.
         #expect(stub.requests.map(\.path) == ["/3/search/movie", "/3/certification/movie/list"])
     }
 

@@ -60,7 +60,7 @@ import Testing
         #expect(outcome.status == 0 && json["result"] as? String == "noData", "\(outcome.all)")
         #expect(posters == ["downloaded": 2, "failed": 0, "malformed": 0, "removed": 0])
         #expect(json["requests"] as? Int == 2, "posters cost no API request")
-        // The two details, and the region's certification list, which the first fetch reads (issue 33).
+        // The two details, and the region's certification list, which the first fetch reads.
         #expect(stub.requestCount - apiRequests == 3)
         #expect(stub.requests.filter { $0.path == "/3/certification/movie/list" }.count == 1)
         #expect(

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Issue 21: what real TMDB answers and public edits showed, through the built binary and the loopback stub.
+/// What real TMDB answers and public edits showed, through the built binary and the loopback stub.
 @Suite struct RealAnswersTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Real Letterboxd exports (issue 29, items 17–19): which list a file is, films whose titles differ only in case,
+/// Real Letterboxd exports: which list a file is, films whose titles differ only in case,
 /// and their URIs through export and import. One test at a time, as WrittenOutputTests.
 @Suite(.serialized) struct RealListTests {
     /// Letterboxd's watched.csv and watchlist.csv: the same columns.

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Issue 38: what real answers and exports, replayed against the binary, still broke. Through the built binary,
+/// What real answers and exports, replayed against the binary, still broke. Through the built binary,
 /// against the stub, with the family's region set so that checks ask for the appended blocks.
 @Suite(.serialized) final class ReplayedAnswersTests {
     let stub: TMDBStubServer

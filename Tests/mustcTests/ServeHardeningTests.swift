@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// What strangers can send the page's server (issue 29, items 1, 3, 4, 6 and 7), through the built binary over
+/// What strangers can send the page's server, through the built binary over
 /// raw HTTP: the bytes of each request as written here, the answers as they came. What needs no real channel (405
 /// with Allow, 400 for a control character, 421 for a forwarded name) is tested in-process in WebRouteTests.
 @Suite struct ServeHardeningTests {
@@ -37,7 +37,7 @@ import Testing
             port: port, "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n\(extra)\r\n", method: method)
     }
 
-    // MARK: item 1
+    // MARK: the hook on the page
 
     @Test func thePageAndTheAPIShowWhetherTheHookRanButNeverItsCommandOrOutput() async throws {
         let stub = TMDBStubServer(movies: StubMovie.classics)
@@ -78,7 +78,7 @@ import Testing
         #expect((served["hook"] as? [String: Any])?["outcome"] as? String == "failed")
     }
 
-    // MARK: item 3
+    // MARK: Host names
 
     @Test func onlyANameOfThisServerIsAnsweredAndAnyOtherGets421NamingTheKey() async throws {
         let config = #"{"serve": {"hosts": ["movies.example.org", "[fd00::20]"]}}"#
@@ -111,7 +111,7 @@ import Testing
         }
     }
 
-    // MARK: item 4
+    // MARK: HEAD and HTTP/1.0
 
     @Test func headIsGetWithoutABodyOnTheWireAndHTTP10IsClosed() async throws {
         try await Self.serving { _, _, port in
@@ -141,7 +141,7 @@ import Testing
         }
     }
 
-    // MARK: item 6
+    // MARK: slow bodies
 
     @Test func aBodyDribbledAByteAtATimeGets408AfterTenSeconds() async throws {
         try await Self.serving(password: true) { _, _, port in
@@ -176,7 +176,7 @@ import Testing
         }
     }
 
-    // MARK: item 7
+    // MARK: sign-in limits behind a proxy
 
     @Test func behindAProxyOnIPv6AnyEachForwardedAddressHasItsOwnSignInLimit() async throws {
         try await Self.serving(arguments: ["--listen", "[::]:0"], password: true) { _, server, port in

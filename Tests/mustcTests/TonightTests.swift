@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Issue 28 through the built binary against the stub: runtime, certification and providers ride on the one details
+/// Tonight's facts through the built binary against the stub: runtime, certification and providers ride on the one details
 /// request, at first check and at their cadence; pick's filters and reasons; availability changes in `changes` and
 /// the hook's input.
 @Suite final class TonightTests {
@@ -100,7 +100,7 @@ import Testing
         stub.resetCounters()
         let first = try await mustc("fetch", "--json")
         #expect(first.status == 0, "\(first.all)")
-        // Beside the details, the first fetch reads the region's certification list, once (issue 33).
+        // Beside the details, the first fetch reads the region's certification list, once.
         #expect(detailsRequests.count == 5 && stub.requestCount == 6)
         #expect(stub.requests.filter { $0.path == "/3/certification/movie/list" }.count == 1)
         #expect(detailsRequests.allSatisfy(appended))

@@ -27,7 +27,7 @@ public struct Config: Sendable, Equatable {
         public var maxConcurrentOperations = 4
         public var runBudget: TimeInterval = 30 * 60
         /// Movies per transaction. Writes leave the HTTP thread, so a longer one stalls no request; 200 a commit
-        /// wrote 3 µs less per movie than 50 (perf, none changed, issue 21) and holds the write lock about 2 ms.
+        /// wrote 3 µs less per movie than 50 (perf, none changed) and holds the write lock about 2 ms.
         public var writeBatchSize = 200
         /// A command (argv, no shell) run after a newData run with that run's changes as JSON on its stdin.
         public var onNewData: [String]?
@@ -68,7 +68,7 @@ public struct Config: Sendable, Equatable {
         public var notFoundRetryInterval: TimeInterval = 7 * 24 * 3600
     }
 
-    /// Who watches and where (issue 28): the region whose certifications and providers are read, the services the
+    /// Who watches and where: the region whose certifications and providers are read, the services the
     /// family pays for, and how often the large appended blocks are asked for again.
     public struct Family: Sendable, Equatable {
         /// ISO 3166-1 alpha-2, in capitals.
@@ -82,7 +82,7 @@ public struct Config: Sendable, Equatable {
         public init() {}
     }
 
-    /// Suggestions (issue 34): the fetch's daily budget of TMDB requests for them, recommendations and details
+    /// Suggestions: the fetch's daily budget of TMDB requests for them, recommendations and details
     /// together; 0 turns them off.
     public struct Suggest: Sendable, Equatable {
         public var requestsPerDay = 60
@@ -105,7 +105,7 @@ public struct Config: Sendable, Equatable {
 }
 
 extension Config {
-    /// Where the family hears of news (issue 36): ntfy, Gotify and a plain webhook, what kinds of news, and when
+    /// Where the family hears of news: ntfy, Gotify and a plain webhook, what kinds of news, and when
     /// tonight's pick goes out.
     public struct Notify: Sendable, Equatable {
         public enum Kind: String, Sendable, CaseIterable { case availability, rating, night }

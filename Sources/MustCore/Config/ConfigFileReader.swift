@@ -73,7 +73,7 @@ struct ConfigFileReader {
         if let notify = try section.object("notify") { try apply(notify: notify, to: &config) }
     }
 
-    /// `notify` (issue 36): `ntfy`, `gotify` and `webhook` destinations, `kinds`, `tonight` and `sendTimeout`.
+    /// `notify`: `ntfy`, `gotify` and `webhook` destinations, `kinds`, `tonight` and `sendTimeout`.
     private func apply(notify: Section, to config: inout Config) throws(ConfigError) {
         try notify.checkKeys(["ntfy", "gotify", "webhook", "kinds", "tonight", "sendTimeout"])
         var destinations: [NotifyDestination] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The services the family pays for, as every command, the page and the fetch read them (issue 33, part 5).
+/// The services the family pays for, as every command, the page and the fetch read them.
 /// `family.services` in the config wins when it lists any: the page then shows them read-only and says where they
 /// are set. Otherwise the choice made on the page's settings or with `mustc providers --ours` counts, kept in the
 /// database as TMDB provider ids. A kept choice the config shadows is not lost: it applies again once the config

@@ -50,7 +50,7 @@ public struct MovieEditor: Sendable {
 
     /// Asks TMDB which movie a just-linked reference names and stores the answer. TMDB's failures are outcomes,
     /// not errors: the link is already saved. Throws only the store's errors. The answer is written on a Dispatch
-    /// thread, never a cooperative one: a webhook's lookup (issue 35) writes while other events hold the writer,
+    /// thread, never a cooperative one: a webhook's lookup writes while other events hold the writer,
     /// and the cooperative pool, as small as the machine's cores, is where `serve` answers every request.
     public func lookUp(_ link: LinkOutcome, named reference: MovieReference, client: TMDBClient) async throws
         -> LookupOutcome
@@ -77,7 +77,7 @@ public struct MovieEditor: Sendable {
     private func stored(
         _ link: LinkOutcome, asked: MovieReference, _ found: MovieMatch<RemoteMovie>
     ) async throws(StoreError) -> LookupOutcome {
-        try await offPoolThrowing { [self] () throws(StoreError) in try match(link, asked: asked, found) }
+        try await BlockingWork.runThrowing { [self] () throws(StoreError) in try match(link, asked: asked, found) }
     }
 
     private func match(_ link: LinkOutcome, asked: MovieReference, _ match: MovieMatch<RemoteMovie>)

@@ -11,7 +11,7 @@ extension BackgroundFetch {
         let logger = runner.logger
         let cutoff = scheduler.now().addingTimeInterval(-historyKeep)
         // SQLite waits out a busy database by blocking its thread: a Dispatch thread, never a cooperative one.
-        await offPool {
+        await BlockingWork.run {
             do {
                 let pruned = try store.pruneHistory(before: cutoff)
                 if pruned > 0 { logger.debug("pruned history", metadata: ["entries": "\(pruned)"]) }
@@ -33,7 +33,7 @@ extension BackgroundFetch {
         let store = runner.store
         let logger = runner.logger
         let services = runner.settings.services
-        let changes: ChangesReport? = await offPool {
+        let changes: ChangesReport? = await BlockingWork.run {
             do {
                 return try store.changes(since: startedAt, runId: id, services: services)
             } catch {
@@ -53,22 +53,8 @@ extension BackgroundFetch {
         } else {
             logger.warning("\(summary)\(detail)")
         }
-        await offPool {
+        await BlockingWork.run {
             do { try store.recordHook(record) } catch { logger.warning("could not record the hook's run: \(error)") }
         }
     }
-}
-
-/// Runs blocking work on a Dispatch thread and waits for it without holding a cooperative thread.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
-    }
-}
-
-/// `offPool` for store work, which may fail.
-func offPoolThrowing<T: Sendable>(
-    _ work: @escaping @Sendable () throws(StoreError) -> T
-) async throws(StoreError) -> T {
-    try await offPool { Result(catching: work) }.get()
 }

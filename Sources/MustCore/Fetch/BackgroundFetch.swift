@@ -17,7 +17,7 @@ public struct BackgroundFetch: Sendable {
     public var historyKeep: TimeInterval = Config.History().keep
     /// Run after a newData run with its changes on stdin (BackgroundFetch+AfterRun.swift).
     public var hook: NewDataHook?
-    /// Tells the family of the run's news (issue 36), beside the hook (BackgroundFetch+AfterRun.swift).
+    /// Tells the family of the run's news, beside the hook (BackgroundFetch+AfterRun.swift).
     public var notifier: Notifier?
     /// Recommendations and candidate details, after the ratings (BackgroundFetch+Suggestions.swift); nil: none.
     public var suggestions: SuggestionWork?

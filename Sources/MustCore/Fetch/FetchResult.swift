@@ -21,7 +21,7 @@ public struct FetchSummary: Sendable, Equatable {
     public var firstFailure: String?
     /// Set when the store could not be read or written: the run could not do its job.
     public var storeFailure: String?
-    /// Movies that arrived on, or left, one of the family's services in this run: new data too (issue 28).
+    /// Movies that arrived on, or left, one of the family's services in this run: new data too.
     public var availabilityChanges = 0
 
     public init() {}

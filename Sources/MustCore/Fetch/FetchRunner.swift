@@ -45,7 +45,7 @@ public struct FetchRunner: Sendable {
         public var readPageSize = 500
         /// When each movie is checked next.
         public var checkPolicy: MovieSchedulePolicy
-        /// The family's region, and how old its release and provider data may grow (issue 28).
+        /// The family's region, and how old its release and provider data may grow.
         public var region: String
         public var availabilityEvery: TimeInterval
         /// The family's services: an availability change on one of them makes the run newData.
@@ -136,7 +136,7 @@ public struct FetchRunner: Sendable {
                 if let reason = run.record(event) ?? (Task.isCancelled ? .cancelled : nil) {
                     run.stop(Task.isCancelled ? .cancelled : reason, group: &group)
                 }
-                // Only in a free slot: a flush tick or the budget timer frees none (issue 29: each tick used to start
+                // Only in a free slot: a flush tick or the budget timer frees none (each tick used to start
                 // one movie more, 4 in flight under a limit of 3 in any run longer than a tick).
                 if inFlight < settings.maxConcurrentOperations, let movie = run.nextDue() {
                     group.addTask { await Self.check(movie, client: client, plan: plan) }

@@ -50,7 +50,7 @@ public enum TitleKey {
 /// `TitleKey.make` kept for the strings already folded, for one ranking of tonight's movies. A fold costs tens of
 /// microseconds (Foundation's compatibility mapping and its case and diacritic folding: about 30 µs for "Comedy"
 /// in an optimized build on the shared build machine), and the ranking folded the same few genre and provider
-/// names again for every candidate, and every title: thousands of folds for 900 candidates (issue 33).
+/// names again for every candidate, and every title: thousands of folds for 900 candidates.
 public struct TitleKeyMemo {
     private var keys: [String: String] = [:]
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a pick can be watched for this family (issue 33): on one of its services at no extra cost, free for
+/// Where a pick can be watched for this family: on one of its services at no extra cost, free for
 /// anyone, on a service it does not have, to rent, to buy, nowhere in the region, or not read yet. Pure: made from
 /// the offers stored for the region and the family's services.
 public struct NightWhere: Sendable, Equatable, Encodable {

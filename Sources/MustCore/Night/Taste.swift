@@ -23,7 +23,7 @@ public struct GenreTaste: Sendable, Equatable {
     public var films: Int
 }
 
-/// A member's taste (issue 33): for each genre, the mean departure of their own rating from the public one,
+/// A member's taste: for each genre, the mean departure of their own rating from the public one,
 /// shrunk toward no departure as `sum / (n + shrink)` (a genre with few films says little: one film 3 points
 /// apart moves it by 0.5 with the default 5) and bounded to ±`bound` points. Pure: the same ratings give the same
 /// taste, and a member with no ratings has none, which moves nothing.
@@ -42,7 +42,7 @@ public struct MemberTaste: Sendable, Equatable {
     public init(member: String, samples: [TasteSample], shrink: Double = MemberTaste.shrink) {
         self.member = member
         var sums: [String: (genre: String, sum: Double, films: Int)] = [:]
-        // Each genre's name folded once, not once or twice a rating (issue 33: 300 ratings made about 900 folds).
+        // Each genre's name folded once, not once or twice a rating (300 ratings made about 900 folds).
         var folded = TitleKeyMemo()
         for sample in samples {
             let departure = sample.own - sample.average
@@ -97,7 +97,7 @@ public struct TasteEffect: Sendable, Equatable {
     /// `of(_:tastes:)` for the genres' names already folded (`TitleKey.make`). Without `notes`, the shift alone:
     /// ranking needs it for every candidate and the notes only for the picks shown, and writing a note (its
     /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking
-    /// (issue 33).
+    ///.
     public static func of(keys: Set<String>, tastes: [MemberTaste], notes wanted: Bool = true) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
         var total = 0.0

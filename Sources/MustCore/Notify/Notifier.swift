@@ -45,7 +45,7 @@ public struct Notifier: Sendable {
     /// Never throws: a failure is logged, and the fetch's result stays as it was.
     public func afterFetch(runId: Int64, startedAt: Date) async {
         let now = time.now()
-        let composed: Bool = await Self.offPool { [self] in
+        let composed: Bool = await BlockingWork.run { [self] in
             do {
                 let changes = try store.changes(since: startedAt, runId: runId, services: services)
                 if let news = NotifyWords.news(changes, kinds: settings.kinds, publicURL: publicURL) {
@@ -75,9 +75,9 @@ public struct Notifier: Sendable {
     public func tonightMessage(now: Date) throws(StoreError) -> NotifyMessage? {
         let members = try store.memberNames()
         guard !members.isEmpty else { return nil }
-        let library = try store.movieNight(
-            members: members, trendSince: now.addingTimeInterval(-7 * 86_400), region: region)
-        return NotifyWords.tonight(PickReport(library, count: 3), services: services, publicURL: publicURL)
+        let library = try store.movieNight(members: members, trendSince: Tonight.trendStart(now), region: region)
+        let picks = Tonight.picks(library, count: 3, services: services, region: region)
+        return NotifyWords.tonight(picks, services: services, publicURL: publicURL)
     }
 
     /// Stores `message` for every destination and delivers; `mustc notify --tonight`.
@@ -91,7 +91,7 @@ public struct Notifier: Sendable {
     public func deliver() async -> [String: SendOutcome] {
         let start = time.instant
         let now = time.now()
-        let dropped = await Self.offPool { [self] in
+        let dropped = await BlockingWork.run { [self] in
             try? store.dropExpiredNotifications(before: now.addingTimeInterval(-NotifyRetry.keep), now: now)
         }
         if let dropped, dropped > 0 { logger.warning("notifications: dropped \(dropped) message(s) older than 7 days") }
@@ -109,7 +109,7 @@ public struct Notifier: Sendable {
     private func deliver(to destination: NotifyDestination, start: AnyClock<Duration>.Instant, now: Date) async
         -> SendOutcome?
     {
-        let due = await Self.offPool { [self] in
+        let due = await BlockingWork.run { [self] in
             try? store.dueMessages(destination: destination.name, now: now, limit: perDelivery)
         }
         var last: SendOutcome?
@@ -147,7 +147,7 @@ public struct Notifier: Sendable {
     private func record(_ outcome: SendOutcome, entry: OutboxEntry?, destination: NotifyDestination) async {
         let now = time.now()
         if !outcome.accepted { logger.warning("notification to \(destination) not delivered: \(outcome)") }
-        await Self.offPool { [self] in
+        await BlockingWork.run { [self] in
             do {
                 switch outcome {
                 case .accepted:
@@ -167,13 +167,6 @@ public struct Notifier: Sendable {
             } catch {
                 logger.warning("notifications: could not record \(destination)'s answer: \(error)")
             }
-        }
-    }
-
-    /// Blocking SQLite work on a Dispatch thread: a busy database waits there, never on a cooperative thread.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
         }
     }
 }

@@ -125,11 +125,11 @@ public final class PosterDownloads: Sendable {
         }
         let (shelf, maxBytes, logger) = (shelf, settings.maxBytes, logger)
         let added = ledger.state.withLock { $0.bytesAdded }
-        let pruned = await offPool { () -> PosterPrune? in
+        let pruned = await BlockingWork.run { () -> PosterPrune? in
             // While what the last prune kept plus what this run added is within the bound, there is nothing to
             // remove: skipping the prune saves a stat(2) of every file (6,000 for 3,000 movies), which was 7% of a
             // steady refresh's CPU (steady refresh against 050fdc5, 15 rounds: 1.017× and 1.045× skipped; 1.067×
-            // and 1.101× not; issue 38), and most of a paced suggestion run's (issue 34). The total is carried on.
+            // and 1.101× not), and most of a paced suggestion run's. The total is carried on.
             if let kept = shelf.lastKept(), kept + added <= maxBytes {
                 if added > 0 { shelf.noteKept(kept + added) }
                 return nil
@@ -192,7 +192,7 @@ public final class PosterDownloads: Sendable {
             case .success(let bytes):
                 let (shelf, ledger) = (shelf, ledger)
                 // fsync blocks its thread: a Dispatch thread, never a cooperative one.
-                return await offPool { () -> PosterFailure? in
+                return await BlockingWork.run { () -> PosterFailure? in
                     do throws(PosterWriteError) {
                         try shelf.store(bytes, as: path, size: size)
                         ledger.state.withLock { $0.bytesAdded += Int64(bytes.count) }

@@ -5,7 +5,7 @@ import Foundation
 public struct ChangesReport: Sendable, Equatable, Encodable {
     public var since: Date
     public var changes: [MovieChanges]
-    /// Movies arriving on, or leaving, one of the family's services in the window, newest first (issue 28).
+    /// Movies arriving on, or leaving, one of the family's services in the window, newest first.
     public var availability: [AvailabilityChange] = []
 
     public init(since: Date, changes: [MovieChanges], availability: [AvailabilityChange] = []) {

@@ -13,7 +13,7 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
     public var unchanged = 0
     public var failed = 0
     public var skipped = 0
-    /// Arrivals on, and departures from, the family's services the run recorded (issue 28).
+    /// Arrivals on, and departures from, the family's services the run recorded.
     public var availability = 0
     public var requests = 0
     public var elapsed: Double = 0

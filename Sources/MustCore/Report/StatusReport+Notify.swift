@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `status` section for notifications (issue 36): per destination, the last success, the last failure in the
+/// The `status` section for notifications: per destination, the last success, the last failure in the
 /// server's words (sanitised, never a token) and how many messages wait.
 extension StatusReport {
     /// "Notifications to ntfy: last delivered …; last failed … (403 refused: …); 2 waiting."

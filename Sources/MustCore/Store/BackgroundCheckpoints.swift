@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// SQLite's automatic checkpoint (at 1,000 WAL pages) runs in the COMMIT that crosses the mark, on the one writer
 /// connection, so every write queued behind it waits for the copy and its two fsyncs. That is what put the webhooks
-/// of new movies over their goal (issue 35; contrib/benchmarks/hooks, release build, 2026-11-27, load average ~11):
+/// of new movies over their goal (contrib/benchmarks/hooks, release build, 2026-11-27, load average ~11):
 /// an event naming a movie new to the library dirties about nine pages (the movie row and its three indexes, its
 /// schedule row and index, the link and its index, the event kept for status) against two for a repeat, so 3.4 times
 /// as many checkpoints came an event (13 in 2,013 events against 8 in 4,225), each holding the writer 10-70 ms while

@@ -176,7 +176,7 @@ extension Store {
     /// by its id carries the id as its title until TMDB names it. What changed goes to the history in the same
     /// transaction.
     ///
-    /// A fetch runs this for every changed movie, hence the hand-tuning (perf, 3,000 movies all changed, issue 21):
+    /// A fetch runs this for every changed movie, hence the hand-tuning (perf, 3,000 movies all changed):
     /// compiling the UPDATE afresh each time and folding TMDB's title for every change cost 48 of a changed movie's
     /// 161 µs of CPU, so the statements are cached and the title is folded only when it differs from the stored
     /// one. When only the figures differ, as on most days, the UPDATE leaves out the indexed columns: SQLite

@@ -39,7 +39,7 @@ public final class Store: Sendable {
         // With a size limit, the kept -wal is truncated to zero bytes on close and to 4 MB after each checkpoint,
         // rather than keeping the largest size a run ever gave it. `serve`'s limit is the largest log its background
         // checkpoints let grow (`BackgroundCheckpoints.keptLog`): the log starts over in a webhook's commit, and
-        // cutting it there (then growing the file again) was half of that commit's pause (issue 35).
+        // cutting it there (then growing the file again) was half of that commit's pause.
         let sizeLimit = backgroundCheckpoints ? BackgroundCheckpoints.keptLog : 4_194_304
         configuration.prepareDatabase { db in
             var keep: Int32 = 1

@@ -6,7 +6,7 @@ extension Date {
     /// text, written with gmtime_r. GRDB writes it with a `DateFormatter`, and the first use loads ICU's calendar,
     /// locale and time-zone data: in a forced fetch of 3,000 movies that was 4.3 MB of ICU pages (5.4 MB against
     /// 1.1 MB at start-up, smaps at the peak) for the run's five dates, and put the peak at 54 MB, over the 50 MB
-    /// goal (issue 38, release build, 2026-11-27). Reading stays GRDB's, which parses without ICU.
+    /// goal (release build, 2026-11-27). Reading stays GRDB's, which parses without ICU.
     var storedValue: DatabaseValue {
         // As Foundation hands a date to ICU: milliseconds since 1970 from the reference date; ICU's text is rounded.
         let milliseconds = ((timeIntervalSinceReferenceDate + 978_307_200) * 1000).rounded()

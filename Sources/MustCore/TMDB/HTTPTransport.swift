@@ -11,7 +11,7 @@ public struct HTTPRequest: Sendable {
     /// A longer body ends the transfer (curl transport): a poster may not exceed 5 MB. nil: the transport's own
     /// bound (8 MB).
     public var maxBodyBytes: Int?
-    /// A POST's body (notifications, issue 36); nil: a GET.
+    /// A POST's body (notifications); nil: a GET.
     public var body: Data?
 
     public init(

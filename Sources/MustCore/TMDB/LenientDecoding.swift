@@ -5,7 +5,7 @@ import Foundation
 extension KeyedDecodingContainer {
     /// A finite number sent as a number or as a numeric string; nil when absent or null.
     /// A number, by far the most common, is read in one lookup: asking `contains`, then `decodeNil`, then
-    /// `decode` first cost a fetch 2 µs of CPU per movie (issue 21).
+    /// `decode` first cost a fetch 2 µs of CPU per movie.
     func decodeFigure(_ key: Key) throws -> Double? {
         if let number = try? decodeIfPresent(Double.self, forKey: key) {
             if number.isFinite { return number }

@@ -43,7 +43,7 @@ public struct MovieExtras: Sendable, Equatable {
     public var certification: String??
     /// The region's offers; empty when the block was read and the region has none (TMDB leaves it out then).
     public var providers: [ProviderOffer]?
-    /// TMDB's `overview` (issue 33), as one line of at most `overviewLimit` characters; nil when missing or empty.
+    /// TMDB's `overview`, as one line of at most `overviewLimit` characters; nil when missing or empty.
     public var overview: String?
 
     public init(
@@ -72,7 +72,7 @@ struct NamedKey: CodingKey {
 ///
 /// A task-local value, not the decoder's `userInfo`: the first value put in a `userInfo` made the runtime look up
 /// `CodingUserInfoKey`'s Hashable conformance through every conformance the binary has, 0.25 ms of a scheduled
-/// fetch whose only details with blocks were a suggestion's (perf record, issue 34).
+/// fetch whose only details with blocks were a suggestion's (perf record).
 enum DecodingRegion {
     @TaskLocal static var current: String?
 }
@@ -113,7 +113,7 @@ extension MovieExtras {
     // and `[Offer]` of small Decodable structs: JSONDecoder asks the runtime about each type it meets (a
     // conformance lookup through every conformance the binary has, about 0.1 ms the first time in a process),
     // and with their arrays and keys those were nine lookups, 0.7 ms of a scheduled fetch whose only details with
-    // blocks were a suggestion's (perf record, issue 34). The rules are those of the structs' synthesized decoding.
+    // blocks were a suggestion's (perf record). The rules are those of the structs' synthesized decoding.
 
     /// `genres`' names, trimmed, the empty ones left out; nil when the list is missing or null. Throws when it is
     /// malformed (an entry no object, a name no string).

@@ -23,7 +23,7 @@ public struct RecommendedMovie: Sendable, Equatable {
 /// that is not a movie (`media_type` other than "movie") is left out and counted; the others stand.
 ///
 /// Keyed by `NamedKey`, as the details' blocks are: each key type met is a conformance lookup through every
-/// conformance the binary has, about 0.1 ms the first time in a process (perf record, issue 34).
+/// conformance the binary has, about 0.1 ms the first time in a process (perf record).
 struct RecommendationsPage: Decodable {
     var results: [RecommendedMovie]
     var unreadable: Int

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import MustCore
 
-/// "We're watching this" and its Undo (issue 33): one POST records the night through `MovieEditor`, as
+/// "We're watching this" and its Undo: one POST records the night through `MovieEditor`, as
 /// `mustc night` does, and the notice on the page it returns to carries the Undo, which takes back exactly what
 /// the POST wrote.
 enum NightEditRoutes {

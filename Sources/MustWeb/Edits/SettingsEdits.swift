@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import MustCore
 
-/// The family's settings on the page (issue 33, part 5), signed in: each member's age limit and the family's
+/// The family's settings on the page, signed in: each member's age limit and the family's
 /// services. The same data as `mustc member NAME --age-limit` and `mustc providers --ours`, written by the same
 /// store methods; `family.services` in the config wins over the services chosen here (`FamilyServices`). A bad
 /// value is a 400 that changes nothing.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import MustCore
 
-/// /night's "Not for us" (issue 34): the family's "not for us", the same row as `mustc suggest --hide`, which
+/// /night's "Not for us": the family's "not for us", the same row as `mustc suggest --hide`, which
 /// `mustc suggest --forget` clears. ("Add to …" is the member page's add, `POST /members/{name}/movies`.)
 enum SuggestionEditRoutes {
     static func register(on router: Router<PageContext>, edits: WebEdits, pages: EditPages) {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MustCore
-import NIOPosix
 import Synchronization
 
 /// What the page needs for edits: the pages' read-only store for every read, a store it may write (opened at the
@@ -20,12 +19,12 @@ public final class WebEdits: Sendable {
     let logger: Logger
     let sessions = SessionPolicy()
     let limiter = Mutex(SignInLimiter())
-    /// Wrong webhook addresses, counted apart from passwords (Hooks/HookRoutes.swift), and the movies a webhook's
+    /// Wrong webhook addresses, counted apart from passwords (Hooks/MediaServerRoutes.swift), and the movies a webhook's
     /// lookup is running for.
     let hookLimiter = Mutex(SignInLimiter())
     let hookLookups = Mutex(Set<Int64>())
-    /// The events being written, in turns of one transaction each (Hooks/HookWrites.swift).
-    let hookWrites = HookWrites()
+    /// The events being written, in turns of one transaction each (Hooks/MediaServerWrites.swift).
+    let mediaServerWrites = MediaServerWrites()
     let notices = Mutex(NoticeBoard())
     /// Whether a password is set, as of the database file's stamp (size and time of the file and its log): a
     /// password set or removed by `mustc password` writes the file, so the stamp moves with it.
@@ -71,9 +70,9 @@ public final class WebEdits: Sendable {
         }
     }
 
-    /// Runs blocking work (SQLite, bcrypt) on NIO's thread pool, off the event loop and the cooperative threads.
+    /// Runs blocking work (SQLite, bcrypt) through `BlockingWork`, off the event loop and the cooperative threads.
     func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await NIOThreadPool.singleton.runIfActive { try body() }
+        try await BlockingWork.runThrowing { try body() }
     }
 }
 

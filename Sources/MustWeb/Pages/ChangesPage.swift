@@ -7,7 +7,7 @@ struct ChangesPage: Sendable {
     var since: String
     var sinceValue: String
     var changes: [ChangeRow]
-    /// "Dune (2021) now on Netflix", "… left Disney Plus", newest first (issue 28).
+    /// "Dune (2021) now on Netflix", "… left Disney Plus", newest first.
     var availability: [Availability]
 
     struct Availability: Sendable {
@@ -66,7 +66,7 @@ struct StatusPage: Sendable {
     var unresolved: String?
     var choices: [Choice]
     var hook: [String]
-    /// The media servers' last events, and those ignored from users who are no member (webhooks, issue 35).
+    /// The media servers' last events, and those ignored from users who are no member (webhooks).
     var media: [String]
     /// Each notification destination's last success, last failure and waiting count.
     var notify: [String]

@@ -18,7 +18,7 @@ struct HomePage: Sendable {
     var moved: [String]
     var movedMore: String?
     var checked: String
-    /// The last 7 days' movie nights (issue 33); nil before the first.
+    /// The last 7 days' movie nights; nil before the first.
     var nights: NightsSection?
 
     init(ratings: RatingsReport, prior: NightPrior?, changes: ChangesReport, status: StatusReport, time: TimeText) {

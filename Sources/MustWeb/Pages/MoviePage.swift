@@ -5,7 +5,7 @@ import MustCore
 /// who keeps it with their marks, and the history charts with their figures in a closed `<details>`. TMDB's
 /// popularity shows here only, named as TMDB's.
 struct MoviePage: Sendable {
-    /// The narrowest y range a rating chart or sparkline draws: a move of 0.001 stays flat (issue 27).
+    /// The narrowest y range a rating chart or sparkline draws: a move of 0.001 stays flat.
     static let ratingFloor = 0.5
 
     struct Keeper: Sendable {
@@ -44,9 +44,9 @@ struct MoviePage: Sendable {
     var nextCheck: String
     var charts: [Chart]
     var history: [HistoryRow]
-    /// Runtime, certification, genres and where to watch it in the family's region (issue 28).
+    /// Runtime, certification, genres and where to watch it in the family's region.
     var tonight: TonightSection?
-    /// TMDB's overview, under the title (issue 33).
+    /// TMDB's overview, under the title.
     var overview: String?
 
     init(_ movie: MovieReport, time: TimeText) {

@@ -13,7 +13,7 @@ struct NightPage: Sendable {
         var checked: Bool
     }
 
-    /// A pick as a card (issue 33): poster, title and year, runtime · certification · genres, the start of the
+    /// A pick as a card: poster, title and year, runtime · certification · genres, the start of the
     /// overview, where it streams for the family, and why; signed in, "We're watching this".
     struct Pick: Sendable {
         var rank: Int
@@ -50,7 +50,7 @@ struct NightPage: Sendable {
     }
 
     static let count = 5
-    /// Tonight's choices (issue 28), as the form shows them again.
+    /// Tonight's choices, as the form shows them again.
     var minutes: String = ""
     var ages: [Option] = []
     var genres: [Option] = []
@@ -66,7 +66,7 @@ struct NightPage: Sendable {
     /// What the page says above the picks: who they are for, or what to do first.
     var heading: String?
     var note: String?
-    /// "Something new" (issue 34): suggestions for the watchers under tonight's limits, or one quiet sentence.
+    /// "Something new": suggestions for the watchers under tonight's limits, or one quiet sentence.
     var suggestions: [SuggestionCard] = []
     var suggestNote: String?
 

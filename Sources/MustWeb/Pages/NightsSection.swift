@@ -1,7 +1,7 @@
 import Foundation
 import MustCore
 
-/// The family page's recent movie nights (issue 33): for 7 days after a night, "Friday: Up, with Claire and Leo"
+/// The family page's recent movie nights: for 7 days after a night, "Friday: Up, with Claire and Leo"
 /// and the ratings given; signed in, "How was Up?" with a 1–10 choice and a button for each watcher who has not
 /// rated it yet, through the cards' own rating form (a rating given any way counts the same). The prompt goes when
 /// everyone has rated, and the night after its 7 days.

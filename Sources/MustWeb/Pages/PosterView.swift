@@ -1,4 +1,4 @@
-// The contract for the page templates (issue 26 → issue 27): everything a template needs to show a movie's poster,
+// The contract for the page templates: everything a template needs to show a movie's poster,
 // or the placeholder when there is none. Templates use it as
 //
 //   {{#poster}}{{#src}}<img class="poster" src="{{src}}"{{#srcset}} srcset="{{srcset}}"{{/srcset}}

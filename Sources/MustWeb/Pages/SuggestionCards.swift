@@ -1,7 +1,7 @@
 import Foundation
 import MustCore
 
-/// One card of /night's "Something new" row (issue 34), in the form of a pick's: poster, title and year, runtime ·
+/// One card of /night's "Something new" row, in the form of a pick's: poster, title and year, runtime ·
 /// certification · genres, the start of the overview, where it streams for the family, and why; signed in, "Add to
 /// …" for each watcher (the member page's add) and "Not for us".
 struct SuggestionCard: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import MustCore
 
-/// The movie page's "Where to watch in {region}" and its runtime, certification and genres (issue 28), with the
+/// The movie page's "Where to watch in {region}" and its runtime, certification and genres, with the
 /// JustWatch credit TMDB asks for and a link to TMDB's own watch page for the movie.
 struct TonightSection: Sendable {
     struct Kind: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import MustCore
 
-/// The `/night` form's choices beyond who watches (issue 28), as its GET query carries them:
+/// The `/night` form's choices beyond who watches, as its GET query carries them:
 /// `minutes=100&age=PG&unrated=include&streaming=on&genre=Comedy`. Empty fields mean no choice.
 struct NightChoices: Sendable, Equatable {
     var minutes: Int?
@@ -63,18 +63,16 @@ extension Pages {
             filters.ageLimit = known.certification
         }
         var report = library.map { library in
-            var report = PickReport(library, count: NightPage.count, includeWatched: includeWatched, filters: filters)
-            report.locate(services: services, region: region)
-            return report
+            Tonight.picks(
+                library, count: NightPage.count, includeWatched: includeWatched, filters: filters,
+                services: services, region: region)
         }
         // `mustc suggest`'s answer under the same choices.
         var suggested: SuggestReport?
-        if var new {
-            let watchers = new
-            new.candidates = try await reader.read { [filters] store in
-                try store.suggestionShortlist(for: watchers, region: region, count: NightPage.count, filters: filters)
+        if let new {
+            suggested = try await reader.read { [filters] store in
+                try Tonight.suggestions(new, count: NightPage.count, filters: filters, region: region, store: store)
             }
-            suggested = SuggestReport(new, count: NightPage.count, filters: filters)
         }
         (report, suggested) = try await keptPosters(report, suggested)
         let signedIn = Viewer.current.session == nil ? nil : EditRoutes.sitePath(back)

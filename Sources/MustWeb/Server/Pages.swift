@@ -14,13 +14,11 @@ struct Pages: Sendable {
     let clock: TimeSource
     /// The family's region and services (`family.*`), for /night and the movie page.
     var family = Config.Family()
-    /// The window of the trends and sparklines, as `ratings` uses by default.
-    static let window = "7d"
 
     var time: TimeText { TimeText(zone: zone, now: clock.now()) }
 
     /// The start of the trends' and sparklines' window, from now.
-    var trendStart: Date { clock.now().addingTimeInterval(-(Durations.parse(Self.window) ?? 7 * 86400)) }
+    var trendStart: Date { Tonight.trendStart(clock.now()) }
 
     func home() async throws -> Response {
         let time = time
@@ -32,7 +30,7 @@ struct Pages: Sendable {
         let page = try await reader.read { store in
             var page = HomePage(
                 ratings: Self.kept(try store.ratings(), on: shelf), prior: try store.libraryPrior(),
-                changes: try store.changes(since: now.addingTimeInterval(-7 * 86400)),
+                changes: try store.changes(since: Tonight.trendStart(now)),
                 status: try store.status(now: now, runs: 1), time: time)
             let nights = try store.nights(since: since)
             page.nights = nights.isEmpty ? nil : NightsSection(nights, today: today, signedIn: signedIn)
@@ -130,7 +128,7 @@ struct Pages: Sendable {
     }
 
     private func changesReport(since: String?) async throws -> (text: String, report: ChangesReport) {
-        let text = since ?? "7d"
+        let text = since ?? Tonight.trendWindowText
         guard let start = Since.parse(text, now: clock.now()) else {
             throw PageError.badRequest(
                 "since=\(text) is neither a duration (such as 2d or 36h) nor a date (such as 2026-11-20).")

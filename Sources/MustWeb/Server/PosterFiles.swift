@@ -1,12 +1,11 @@
 import Foundation
 import Hummingbird
 import MustCore
-import NIOPosix
 
 /// `GET /posters/{size}/{file}`: a poster the fetch kept beside the database. Only `w185` and `w342`, only a file
 /// name `PosterPath` accepts (letters, digits, "_" and "-", then .jpg, .jpeg, .png or .webp), so no request names
 /// anything outside the directory; only a regular file whose bytes are a JPEG, PNG or WebP, served as what its
-/// bytes say. Read on NIO's thread pool, never on the event loop. TMDB names a changed poster anew, so an answer
+/// bytes say. Read through `BlockingWork`, never on the event loop. TMDB names a changed poster anew, so an answer
 /// may be kept for a year.
 struct PosterFiles: Sendable {
     let shelf: PosterShelf
@@ -18,7 +17,7 @@ struct PosterFiles: Sendable {
             throw PageError.notFound("Posters are at /posters/w185/ and /posters/w342/ and a poster's file name.")
         }
         let path = shelf.folder(size) + "/" + file
-        let read = try await NIOThreadPool.singleton.runIfActive { Self.read(path) }
+        let read = await BlockingWork.run { Self.read(path) }
         guard let bytes = read, let kind = PosterImage(signature: bytes) else {
             throw PageError.notFound("This poster is not kept here (yet): the next fetch downloads it.")
         }

@@ -12,7 +12,7 @@ enum Routes {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorPages(site: pages.site, known: known))
         router.add(middleware: RequestChecks(hosts: hosts))
-        if let edits { HookRoutes.register(on: router, edits: edits) }
+        if let edits { MediaServerRoutes.register(on: router, edits: edits) }
         if let edits { try EditRoutes.register(on: router, edits: edits) }
         router.add(middleware: Freshness(reader: pages.reader, cache: PageCache(), time: pages.clock))
 

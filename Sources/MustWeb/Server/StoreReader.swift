@@ -1,15 +1,14 @@
 import Foundation
 import MustCore
-import NIOPosix
 
-/// Runs the store's blocking reads on NIO's thread pool: never on the event loop that serves connections, nor on
+/// Runs the store's blocking reads through `BlockingWork`: never on the event loop that serves connections, nor on
 /// Swift's few cooperative threads.
 struct StoreReader: Sendable {
     let store: Store
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T) async throws -> T {
         let store = store
-        return try await NIOThreadPool.singleton.runIfActive { try body(store) }
+        return try await BlockingWork.runThrowing { try body(store) }
     }
 
     /// What the validators of a page are made of: the database file and its write-ahead log, whose size or

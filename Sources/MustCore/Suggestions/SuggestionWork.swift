@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// The fetch's suggestion work (issue 34), after the ratings and only when the run finished them: TMDB's
+/// The fetch's suggestion work, after the ratings and only when the run finished them: TMDB's
 /// recommendations of the seeds that are due, then the details of the best candidates, all within a daily budget
 /// of requests so that suggestions never crowd out the ratings.
 public struct SuggestionWork: Sendable {
@@ -89,7 +89,7 @@ public struct SuggestionWork: Sendable {
         let missing = paths.filter { path in PosterSize.allCases.contains { !posters.shelf.has(path, size: $0) } }
         guard !missing.isEmpty else { return }
         // Not listed: these paths were just found missing, and the listing is of every poster kept (1,600 files
-        // for the benchmark's 800 movies, 1.2 ms of CPU, perf record, issue 34).
+        // for the benchmark's 800 movies, 1.2 ms of CPU, perf record).
         let downloads = posters.start(listing: false)
         for path in missing { downloads.want(path) }
         let store = store

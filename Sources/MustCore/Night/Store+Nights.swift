@@ -42,7 +42,7 @@ public enum NightOutcome: Sendable, Equatable {
 }
 
 extension Store {
-    /// Records a movie night (issue 33) in one write: every watcher's link marked watched (made, watched, for one
+    /// Records a movie night in one write: every watcher's link marked watched (made, watched, for one
     /// who does not keep the movie), its day moved to `day` unless a later day is kept (a re-watch never moves a
     /// day back), their own rating untouched; and the night, with what each link was before, so `undoNight` can
     /// put back exactly that. Names are all checked first: an unknown one writes nothing.

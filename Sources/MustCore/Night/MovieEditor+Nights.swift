@@ -1,6 +1,6 @@
 import Foundation
 
-/// Movie nights (issue 33) through the one edit path, from `mustc night` and the page's "We're watching this".
+/// Movie nights through the one edit path, from `mustc night` and the page's "We're watching this".
 extension MovieEditor {
     /// Records that `members` watched the movie together on `day`: see `Store.recordNight`.
     public func night(_ reference: MovieReference, members: [String], on day: WatchDay) throws(StoreError)

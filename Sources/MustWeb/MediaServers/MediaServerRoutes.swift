@@ -7,7 +7,7 @@ import NIOCore
 /// `POST /hooks/{server}/{token}`: a media server's event. The token is checked against its stored hash before
 /// the body is read; a wrong one gets the 404 of an unknown address and counts against the address, as a wrong
 /// password does. The event is stored and answered at once; a TMDB lookup it needs runs afterwards.
-enum HookRoutes {
+enum MediaServerRoutes {
     static let maxBody = 2 * 1024 * 1024
 
     static func register(on router: Router<PageContext>, edits: WebEdits) {
@@ -45,7 +45,7 @@ enum HookRoutes {
         let event: MediaEvent
         do {
             event = try MediaEvent.parse(
-                server, json: try HookBody.payload(contentType: request.headers[.contentType], body: body))
+                server, json: try MediaServerBody.payload(contentType: request.headers[.contentType], body: body))
         } catch {
             return text(.badRequest, "\(error); nothing was written")
         }
@@ -53,12 +53,12 @@ enum HookRoutes {
         return await store(event, at: now, edits: edits)
     }
 
-    /// Stores the event (with the others that came meanwhile, in one commit: `HookWrites`), answers once it is
+    /// Stores the event (with the others that came meanwhile, in one commit: `MediaServerWrites`), answers once it is
     /// committed, and leaves the TMDB lookup the movie needs to a task.
     private static func store(_ event: MediaEvent, at now: Date, edits: WebEdits) async -> Response {
         let day = WatchDay.of(now, in: edits.zone)
         do {
-            let (editor, outcome) = try await edits.hookWrites.record(
+            let (editor, outcome) = try await edits.mediaServerWrites.record(
                 MediaEventWrite(event, day: day, now: now), open: { try edits.editor() })
             if let link = outcome.link, MovieEditor.needsLookup(link), let reference = event.reference {
                 edits.lookUpLater(link, named: reference, editor: editor)

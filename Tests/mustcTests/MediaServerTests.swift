@@ -8,7 +8,7 @@ import Testing
 
 /// Jellyfin's, Plex's and Emby's webhooks posted in their real shapes to the built binary's `mustc serve`, against
 /// the loopback TMDB stub; each step checks `ratings --format json` afterwards.
-@Suite(.serialized) final class MediaHookTests {
+@Suite(.serialized) final class MediaServerTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary
     static let matrix = StubMovie(

@@ -1,30 +1,6 @@
 import Foundation
 import GRDB
 
-/// A family service as configured: a TMDB provider id, or a name matched ignoring case and accents.
-public struct ServiceMatcher: Sendable, Equatable {
-    public var services: [String]
-    private let ids: Set<Int>
-    private let keys: Set<String>
-
-    public init(_ services: [String]) {
-        self.services = services
-        ids = Set(services.compactMap { Int($0) })
-        keys = Set(services.filter { Int($0) == nil }.map(TitleKey.make))
-    }
-
-    public var isEmpty: Bool { services.isEmpty }
-
-    public func matches(id: Int, name: String) -> Bool {
-        ids.contains(id) || keys.contains(TitleKey.make(name))
-    }
-
-    /// `matches(id:name:)` for a name already folded (`TitleKey.make`).
-    public func matches(id: Int, key: String) -> Bool {
-        ids.contains(id) || keys.contains(key)
-    }
-}
-
 extension Store {
     /// Writes what a details answer with the appended blocks told for `region`. A part the answer lacked (a block
     /// missing or malformed) keeps what was stored, unless that was read for another region; the first provider
@@ -161,7 +137,7 @@ extension Store {
     /// The providers `providersSeen` lists for the region, each by its id and the same name, without counting
     /// their movies: what `pick --streaming` checks family.services against. Walks the distinct (provider, name)
     /// pairs through their index and asks each for one offer on a movie read for the region, so its cost follows
-    /// the providers, not the offers: grouping 150,000 offers took 0.22 s CPU, the walk under 0.01 s (issue 33).
+    /// the providers, not the offers: grouping 150,000 offers took 0.22 s CPU, the walk under 0.01 s.
     public func providerNamesSeen(region: String) throws(StoreError) -> [(id: Int, name: String)] {
         try read { db in
             let first = "SELECT providerId, name FROM movieProvider ORDER BY providerId, name LIMIT 1"
@@ -200,53 +176,6 @@ extension Store {
         }
     }
 
-    /// Sets or clears a member's age limit; false when there is no such member.
-    public func setAgeLimit(member name: String, to limit: String?) throws(StoreError) -> String? {
-        try write { db in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
-            guard let row else { return nil }
-            try db.execute(sql: "UPDATE member SET ageLimit = ? WHERE id = ?", arguments: [limit, row["id"] as Int64])
-            return row["name"]
-        }
-    }
-}
-
-/// Close matches for a service name nobody offers: names that contain it (or it them), ignoring case and accents,
-/// or within a few edits of it; at most three, closest first.
-public enum ServiceNames {
-    public static func closest(to wanted: String, among names: [String]) -> [String] {
-        let key = letters(wanted)
-        let scored = Set(names).compactMap { name -> (Int, String)? in
-            let other = letters(name)
-            guard !other.isEmpty else { return nil }
-            if !key.isEmpty, other.contains(key) || key.contains(other) { return (0, name) }
-            let distance = editDistance(Array(key), Array(other))
-            return distance <= max(2, key.count / 3) ? (distance, name) : nil
-        }
-        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map(\.1)
-    }
-
-    /// Its letters and digits, folded: "Disney+" and "Disney Plus" meet at "disney".
-    static func letters(_ name: String) -> String {
-        String(TitleKey.make(name).filter { $0.isLetter || $0.isNumber })
-    }
-
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        // One row of Levenshtein's table at a time.
-        var distances = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var previous = distances[0]
-            distances[0] = i + 1
-            for (j, y) in b.enumerated() {
-                let saved = distances[j + 1]
-                distances[j + 1] = min(distances[j + 1] + 1, distances[j] + 1, previous + (x == y ? 0 : 1))
-                previous = saved
-            }
-        }
-        return distances[b.count]
-    }
 }
 
 /// What the movie's page shows of tonight's facts, for the family's region.

@@ -11,7 +11,7 @@ struct HistoryWindow: Sendable, Equatable {
 extension Store {
     /// The movies that changed since `since`, newest first; only `member`'s movies when given, only what the fetch
     /// run `runId` found when given. Reads only: `mustc changes` must never write.
-    /// With `services`, the report also lists the movies that arrived on or left one of them (issue 28).
+    /// With `services`, the report also lists the movies that arrived on or left one of them.
     public func changes(since: Date, member: String? = nil, runId: Int64? = nil, services: [String] = [])
         throws(StoreError) -> ChangesReport
     {

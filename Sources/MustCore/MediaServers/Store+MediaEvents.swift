@@ -26,8 +26,8 @@ extension Store {
     }
 
     /// Stores several events in one transaction, one commit for all of them. `serve` writes the webhook events that
-    /// arrived while the last ones were being written this way (`HookWrites`), so that they share the log pages they
-    /// dirty (issue 35). Each event runs in a savepoint of its own, in order: one that fails is undone alone, its
+    /// arrived while the last ones were being written this way (`MediaServerWrites`), so that they share the log pages they
+    /// dirty. Each event runs in a savepoint of its own, in order: one that fails is undone alone, its
     /// error in its place, and the others are kept. Throws (nothing kept) when the transaction itself fails.
     public func recordMediaEvents(_ events: [MediaEventWrite]) throws(StoreError)
         -> [Result<MediaEventOutcome, StoreError>]

@@ -13,7 +13,7 @@ import Synchronization
 /// reaches the size where a commit pauses to start it over (`BackgroundCheckpoints`) a third less often; SQLite's
 /// locks and writes an event fell 3.5 and 2.7 times (strace). Here the events wait as continuations, holding no
 /// thread, and a single Dispatch queue writes them.
-final class HookWrites: Sendable {
+final class MediaServerWrites: Sendable {
     /// An event's answer: the editor whose store kept it (for the lookup it may need), and what it did.
     typealias Written = Result<(MovieEditor, MediaEventOutcome), any Error>
 
@@ -25,7 +25,7 @@ final class HookWrites: Sendable {
     /// At most this many events a transaction: a long burst is written in several turns, each answered at its end.
     static let maxTurn = 64
 
-    private let queue = DispatchQueue(label: "mustc.hook-writes")
+    private let queue = DispatchQueue(label: "mustc.media-server-writes")
     /// The events waiting for the next turn, and whether a turn is queued or running.
     private let state = Mutex<(waiting: [Waiting], writing: Bool)>(([], false))
     /// How many events each turn wrote, the last few, for tests.

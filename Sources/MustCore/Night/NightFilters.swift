@@ -1,6 +1,6 @@
 import Foundation
 
-/// Tonight's choices beyond who watches (issue 28): a runtime limit, an age limit, the family's services, genres.
+/// Tonight's choices beyond who watches: a runtime limit, an age limit, the family's services, genres.
 /// Pure: the command and the page build one from their inputs and `MovieNight.rank` applies it.
 public struct NightFilters: Sendable, Equatable {
     public var maxMinutes: Int?

@@ -5,7 +5,7 @@ import NIOCore
 
 /// The JSON inside a webhook's body, by its content type: Plex's `multipart/form-data` (the `payload` part; a
 /// `thumb` JPEG part may come with it and is skipped), Emby's form (`data=`) or plain JSON, Jellyfin's JSON.
-enum HookBody {
+enum MediaServerBody {
     static func payload(contentType: String?, body: ByteBuffer) throws(MediaEventError) -> Data {
         let type = (contentType ?? "").split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         switch type {

@@ -14,13 +14,13 @@ public struct NightCandidate: Sendable, Equatable {
     public var keptBy: [String]
     /// Those of them who have watched it.
     public var watchedBy: [String]
-    /// Tonight's facts in the family's region (issue 28); unknown until its extras are read.
+    /// Tonight's facts in the family's region; unknown until its extras are read.
     public var runtime: Int?
     public var genres: [String] = []
     public var certification: String?
     /// nil: never read for the region.
     public var providers: [ProviderOffer]?
-    /// TMDB's overview and poster path (issue 33): the cards show them; nil when unknown.
+    /// TMDB's overview and poster path: the cards show them; nil when unknown.
     public var overview: String?
     public var posterPath: String?
 
@@ -64,7 +64,7 @@ public struct NightLibrary: Sendable, Equatable {
     public var ageLimits: [String: String] = [:]
     /// The region's certifications in TMDB's order; empty when never asked.
     public var certifications: [RegionCertification] = []
-    /// The members' tastes, one for each member (issue 33); empty for `pick --no-taste`.
+    /// The members' tastes, one for each member; empty for `pick --no-taste`.
     public var tastes: [MemberTaste] = []
 
     public init(members: [String], candidates: [NightCandidate], prior: NightPrior?, unknown: [String] = []) {

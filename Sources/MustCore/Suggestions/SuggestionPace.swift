@@ -1,6 +1,6 @@
 import Foundation
 
-/// How much of `suggest.requestsPerDay` one fetch may spend on suggestions (issue 34). Pure: the times of the
+/// How much of `suggest.requestsPerDay` one fetch may spend on suggestions. Pure: the times of the
 /// requests already spent and the time now come in.
 ///
 /// Spending the day's whole budget in one run (1 recommendations list, 40 details and their posters) made that run

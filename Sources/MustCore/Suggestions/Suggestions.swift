@@ -54,7 +54,7 @@ public struct SuggestionLibrary: Sendable, Equatable {
     public var unknown: [String]
     public var ageLimits: [String: String] = [:]
     public var certifications: [RegionCertification] = []
-    /// The watchers' tastes (issue 33), as `pick` reads them; empty for `suggest --no-taste`.
+    /// The watchers' tastes, as `pick` reads them; empty for `suggest --no-taste`.
     public var tastes: [MemberTaste] = []
 
     public init(

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The family's settings kept beside the lists (issue 33, part 5), in the `setting` table: when the region's
+/// The family's settings kept beside the lists, in the `setting` table: when the region's
 /// certification list was last read, and the services chosen on the page or with `mustc providers --ours`. No
 /// migration: each is one named row, absent until first written.
 extension Store {
@@ -83,6 +83,17 @@ extension Store {
             try Row.fetchAll(db, sql: "SELECT name, ageLimit FROM member ORDER BY nameKey").map {
                 MemberAgeLimit(name: $0["name"], limit: $0["ageLimit"])
             }
+        }
+    }
+
+    /// Sets or clears a member's age limit; false when there is no such member.
+    public func setAgeLimit(member name: String, to limit: String?) throws(StoreError) -> String? {
+        try write { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, name FROM member WHERE nameKey = ?", arguments: [TitleKey.make(name)])
+            guard let row else { return nil }
+            try db.execute(sql: "UPDATE member SET ageLimit = ? WHERE id = ?", arguments: [limit, row["id"] as Int64])
+            return row["name"]
         }
     }
 }

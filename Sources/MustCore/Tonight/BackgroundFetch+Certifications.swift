@@ -15,7 +15,7 @@ extension BackgroundFetch {
     /// The list when it is due, whether or not ratings were: one store read when it is not.
     func refreshCertificationsIfDue() async {
         let (store, logger, region, now) = (runner.store, runner.logger, runner.settings.region, scheduler.now())
-        let due: Bool = await offPool {
+        let due: Bool = await BlockingWork.run {
             do {
                 return CertificationRefresh.isDue(
                     checkedAt: try store.certificationsCheckedAt(region: region), now: now)
@@ -32,7 +32,7 @@ extension BackgroundFetch {
             logger.warning("could not read TMDB's certifications for \(region); the next fetch asks again: \(error)")
             return
         }
-        await offPool {
+        await BlockingWork.run {
             do {
                 try store.keepCertificationOrder(list, region: region, now: now)
                 logger.debug("certifications kept", metadata: ["region": "\(region)", "count": "\(list.count)"])

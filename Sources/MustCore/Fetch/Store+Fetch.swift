@@ -225,7 +225,7 @@ extension Store {
     /// full, I/O) still fail the batch. The batch is first tried whole, with no savepoint; only when a row is
     /// refused is that transaction rolled back and the batch redone with a savepoint per write. A savepoint per
     /// write, every time, cost 8 of a changed movie's 161 µs of CPU (two writes each: its figures and its
-    /// schedule; perf, issue 21).
+    /// schedule; perf).
     @discardableResult
     public func apply(_ writes: [MovieWrite], now: Date) throws(StoreError) -> [WriteFailure] {
         guard !writes.isEmpty else { return [] }
@@ -256,7 +256,7 @@ extension Store {
     private struct RowRefused: Error {}
 
     /// What every write of a batch shares. The time is turned into its stored text once: for each write, that cost
-    /// a changed movie 0.9 µs of CPU (perf, issue 21).
+    /// a changed movie 0.9 µs of CPU (perf).
     private struct Batch {
         var now: Date
         var stamp: DatabaseValue
@@ -330,7 +330,7 @@ extension Store {
     ///
     /// Every check writes one, changed or not, and 050fdc5 wrote nothing for an unchanged movie: so the cached
     /// statement is bound and stepped through SQLite's C API. Through GRDB's `execute(arguments:)` the write cost
-    /// 2.6 µs of CPU per movie, 1.1 of them GRDB's own (perf, 3,000 movies none changed, issue 21).
+    /// 2.6 µs of CPU per movie, 1.1 of them GRDB's own (perf, 3,000 movies none changed).
     static func record(_ check: MovieCheck, movieId: Int64, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: "UPDATE movieSchedule SET checkedAt = ?, interval = ?, nextCheckAt = ? WHERE movieId = ?")

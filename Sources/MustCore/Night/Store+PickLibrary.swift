@@ -10,10 +10,10 @@ extension Store {
     /// and the library's prior. Names that are no member come back in `unknown`, and nothing else does.
     /// Reads only: the page can call it through `Store.forReading`.
     /// With `region`, each candidate also carries its runtime, genres, certification and offers read for that
-    /// region (issue 28), and the library the members' age limits and the region's certification order.
-    /// With `taste`, the library carries each member's taste (issue 33), learned from their own ratings.
+    /// region, and the library the members' age limits and the region's certification order.
+    /// With `taste`, the library carries each member's taste, learned from their own ratings.
     ///
-    /// Each fact of the candidates is one statement over the members' links, not one per candidate (issue 33):
+    /// Each fact of the candidates is one statement over the members' links, not one per candidate:
     /// with 3 members keeping 300 movies each, the trend, tonight's facts and the offers read a candidate at a
     /// time were about 2,700 statements, most of `pick`'s CPU after the library-wide reads (0018), each paying
     /// GRDB's and SQLite's per-statement cost for a row or two.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How `suggest` finds its best few among 100,000 candidates without reading them all (issue 34). Reading every
+/// How `suggest` finds its best few among 100,000 candidates without reading them all. Reading every
 /// candidate whole (overview, offers) and ranking them all took 3.5 s of CPU in a release build, 10 s of wall on
 /// this shared machine: decoding each row, a query of offers per candidate, tonight's filters folding genres and
 /// service names with `TitleKey` per candidate, the reasons' text for each, and a sort that folded two titles per

@@ -56,7 +56,7 @@ extension Store {
         try read { db in
             // Arrays searched in turn, not a Set or a Dictionary keyed by movie id: a family has a few dozen seeds,
             // and the first hashed collection of Int64 in the fetch made the runtime look its conformance up
-            // through every conformance the binary has (0.3 ms of a scheduled fetch's CPU, perf record, issue 34).
+            // through every conformance the binary has (0.3 ms of a scheduled fetch's CPU, perf record).
             var seeds: [SuggestionSeed] = []
             for seed in try Self.seeds(db, members: try Self.memberRows(db, nil).found)
             where !seeds.contains(where: { $0.movieId == seed.movieId }) {
@@ -110,7 +110,7 @@ extension Store {
     /// they keep with the best weighted rating (the library's prior, as `pick` weighs).
     ///
     /// The loved ones are chosen by SQLite, a member's ten at most: reading every movie a member keeps (200 each
-    /// in the benchmark's family) and choosing in Swift took 1 ms of a scheduled fetch's CPU (perf record, issue 34).
+    /// in the benchmark's family) and choosing in Swift took 1 ms of a scheduled fetch's CPU (perf record).
     static func seeds(_ db: Database, members: [(id: Int64, name: String)]) throws -> [SuggestionSeed] {
         var prior: NightPrior??
         var seeds: [SuggestionSeed] = []
