@@ -83,7 +83,22 @@ import Testing
             jellyfin(["ItemType": "Episode", "SeasonNumber00": "01", "EpisodeNumber00": "03"]),
             .ignored("a Episode, not a movie")
         ),
-        (jellyfin(["PlaybackPositionTicks": 8_000_000_000]), .ignored("said played to the end at 9 % of the film")),
+        // The server's word decides: played to completion at 7 % (the family's threshold on the server) is watched.
+        (jellyfin(["PlaybackPositionTicks": 5_800_000_000]), .watched),
+        (
+            jellyfin(["PlaybackPositionTicks": 5_700_000_000, "PlayedToCompletion": false]),
+            .ignored("stopped before the end")
+        ),
+        // Without the field, the position decides: 9 % is not watched, 98 % is; no position says nothing.
+        (
+            jellyfin(["PlaybackPositionTicks": 8_000_000_000, "PlayedToCompletion": Skip()]),
+            .ignored("stopped at 9 % of the film")
+        ),
+        (jellyfin(["PlayedToCompletion": Skip()]), .watched),
+        (
+            jellyfin(["PlaybackPositionTicks": Skip(), "PlayedToCompletion": Skip()]),
+            .ignored("stopped, without saying whether it was played to the end")
+        ),
     ])
     func jellyfinEvents(body: Data, kind: MediaEvent.Kind) throws {
         let event = try MediaEvent.parse(.jellyfin, json: body)
@@ -147,6 +162,7 @@ import Testing
     @Test(arguments: [
         (emby("playback.stop", completed: true), MediaEvent.Kind.watched),
         (emby("playback.stop", completed: false), .ignored("stopped before the end")),
+        (emby("playback.stop"), .ignored("stopped, without saying whether it was played to the end")),
         (emby("playback.start"), .ignored("playback.start changes nothing")),
         (emby("item.markplayed"), .watched),
         (emby("item.markunplayed"), .unwatched),

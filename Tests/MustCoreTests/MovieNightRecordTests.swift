@@ -102,6 +102,29 @@ import Testing
         #expect(try links() == before)
     }
 
+    @Test func theSameNightTwiceIsOneNightAndAnotherWatcherMakesASecond() throws {
+        try family()
+        let record = { (members: [String], day: String, at: Date) throws -> MovieNightRecord? in
+            guard
+                case .recorded(let night) = try self.store.recordNight(
+                    movie: .title("Up", year: nil), members: members, on: try self.day(day), now: at)
+            else { return nil }
+            return night
+        }
+        let first = try #require(try record(["Ann", "Bob"], "2026-11-27", t0))
+        let during = try links()
+        // A double tap, a resubmitted form, the names in another order or case: the first night, unchanged.
+        let again = try #require(try record(["bob", "ANN"], "2026-11-27", t0 + 5))
+        #expect(again == first)
+        #expect(try nightCount() == "1")
+        #expect(try links() == during)
+        // Another day, or other watchers, is another night.
+        let cleo = try #require(try record(["Ann", "Bob", "Cleo"], "2026-11-27", t0 + 10))
+        let later = try #require(try record(["Ann", "Bob"], "2026-11-28", t0 + 20))
+        #expect(Set([first.id, cleo.id, later.id]).count == 3)
+        #expect(try nightCount() == "3")
+    }
+
     @Test func unknownMembersAndMoviesWriteNothing() throws {
         try family()
         let before = try links()

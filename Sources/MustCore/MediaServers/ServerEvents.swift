@@ -13,7 +13,7 @@ enum JellyfinEvent {
             switch type {
             case "PlaybackStop":
                 kind = finished(
-                    fields.bool("PlayedToCompletion") == true, position: fields.number("PlaybackPositionTicks"),
+                    fields.bool("PlayedToCompletion"), position: fields.number("PlaybackPositionTicks"),
                     runtime: fields.number("RunTimeTicks"))
             case "UserDataSaved":
                 switch (fields.string("SaveReason"), fields.bool("Played")) {
@@ -100,7 +100,7 @@ enum EmbyEvent {
             case "playback.stop":
                 let playback = fields.object("PlaybackInfo")
                 kind = finished(
-                    playback?.bool("PlayedToCompletion") == true, position: playback?.number("PositionTicks"),
+                    playback?.bool("PlayedToCompletion"), position: playback?.number("PositionTicks"),
                     runtime: item?.number("RunTimeTicks"))
             case "item.markplayed": kind = .watched
             case "item.markunplayed": kind = .unwatched
@@ -116,13 +116,15 @@ enum EmbyEvent {
     }
 }
 
-/// A stop that says "played to completion": watched, unless the position (when both it and the runtime are
-/// known) is short of 80 % of the film: hand-made and buggy senders have said completion early in a film.
-private func finished(_ completed: Bool, position: Double?, runtime: Double?) -> MediaEvent.Kind {
-    guard completed else { return .ignored("stopped before the end") }
-    if let position, let runtime, position > 0, runtime > 0, position < 0.8 * runtime {
-        return .ignored("said played to the end at \(Int(100 * position / runtime)) % of the film")
+/// A playback stop. The server's own `PlayedToCompletion` decides: Jellyfin and Emby set it from the family's own
+/// "played" threshold on the server, so mustc does not second-guess it. Only a sender without the field is judged
+/// by the position, at 80 % of the film.
+private func finished(_ completed: Bool?, position: Double?, runtime: Double?) -> MediaEvent.Kind {
+    if let completed { return completed ? .watched : .ignored("stopped before the end") }
+    guard let position, let runtime, position > 0, runtime > 0 else {
+        return .ignored("stopped, without saying whether it was played to the end")
     }
+    if position < 0.8 * runtime { return .ignored("stopped at \(Int(100 * position / runtime)) % of the film") }
     return .watched
 }
 

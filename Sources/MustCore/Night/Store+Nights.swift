@@ -45,7 +45,8 @@ extension Store {
     /// Records a movie night in one write: every watcher's link marked watched (made, watched, for one
     /// who does not keep the movie), its day moved to `day` unless a later day is kept (a re-watch never moves a
     /// day back), their own rating untouched; and the night, with what each link was before, so `undoNight` can
-    /// put back exactly that. Names are all checked first: an unknown one writes nothing.
+    /// put back exactly that. Names are all checked first: an unknown one writes nothing. The same movie, day and
+    /// watchers again is the night already recorded.
     public func recordNight(movie reference: MovieReference, members names: [String], on day: WatchDay, now: Date)
         throws(StoreError) -> NightOutcome
     {
@@ -69,6 +70,9 @@ extension Store {
             case .none: return .unknownMovie(reference)
             case .several(let movies): return .ambiguous(reference, movies)
             }
+            if let first = try Self.sameNight(db, movieId: movie.id, day: day, watchers: Set(members.map(\.id))) {
+                return .recorded(first)
+            }
             try db.execute(
                 sql: "INSERT INTO movieNight (movieId, day, recordedAt) VALUES (?, ?, ?)",
                 arguments: [movie.id, day.text, now.timeIntervalSince1970])
@@ -81,6 +85,22 @@ extension Store {
     }
 
     private enum NightMovie { case found(MovieName), none, several([MovieName]) }
+
+    /// The night already recorded for this movie, day and watchers: a double tap or a resubmitted form is that
+    /// night, answered as it was, not a second one.
+    private static func sameNight(_ db: Database, movieId: Int64, day: WatchDay, watchers: Set<Int64>) throws
+        -> MovieNightRecord?
+    {
+        let ids = try Int64.fetchAll(
+            db, sql: "SELECT id FROM movieNight WHERE movieId = ? AND day = ? ORDER BY id",
+            arguments: [movieId, day.text])
+        for id in ids {
+            let members = try Int64.fetchSet(
+                db, sql: "SELECT memberId FROM movieNightWatcher WHERE nightId = ?", arguments: [id])
+            if members == watchers { return try night(db, id: id) }
+        }
+        return nil
+    }
 
     /// The one movie of the library the reference names; among several, the one a watcher keeps.
     private static func nightMovie(_ db: Database, _ reference: MovieReference, watchers: [Int64]) throws -> NightMovie
