@@ -93,6 +93,19 @@ axe.run(document, options)
 # What the dark scheme changes besides colours: every declaration of a `prefers-color-scheme` block that is not a
 # colour (custom properties included), and any element whose `media` names the scheme. Empty, the dark layout is
 # the light one and only axe's colour rules can judge it otherwise; `blocks` says the scheme's CSS was found at all.
+# The drawn space between "Add to" and the member's name in each suggestion card's button, in px: a flex button
+# whose label were laid out as separate items would lose it ("Add toClaire's list").
+ADD_GAPS = """
+return Array.from(document.querySelectorAll('.new-actions button bdi')).map(function (name) {
+  var before = name.previousSibling;
+  if (!before || before.nodeType !== Node.TEXT_NODE) { return -1; }
+  var range = document.createRange();
+  range.setStart(before, 0);
+  range.setEnd(before, before.textContent.replace(/\\s+$/, '').length);
+  return name.getBoundingClientRect().left - range.getBoundingClientRect().right;
+});
+"""
+
 DARK_CHANGES = """
 const others = [];
 let blocks = 0;
@@ -183,6 +196,7 @@ def sweep(driver, plan, source, signed_in, result):
                     small=driver.execute_script(SMALL_TARGETS),
                     newCards=len(driver.find_elements(By.CSS_SELECTOR, "ol.suggestions li")),
                     newButtons=len(driver.find_elements(By.CSS_SELECTOR, ".new-actions button")),
+                    addGaps=driver.execute_script(ADD_GAPS),
                     darkRules=axe.get("rules", []) if colours == "dark" else None,
                     darkChanges=driver.execute_script(DARK_CHANGES) if colours == "dark" else None))
     scheme(driver, "light")

@@ -169,6 +169,10 @@ import Testing
                 #expect(visit["newCards"] as? Int == suggested.count, "\(name): \(visit["newCards"] ?? "")")
                 let buttons = (visit["signedIn"] as? Bool) == true ? suggested.count * 3 : 0
                 #expect(visit["newButtons"] as? Int == buttons, "\(name): \(visit["newButtons"] ?? "")")
+                // "Add to Ann's list" keeps its space before the name, drawn at least 2 px wide.
+                let gaps = (visit["addGaps"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+                #expect(gaps.count == buttons * 2 / 3, "\(name): \(gaps)")
+                #expect(gaps.allSatisfy { $0 >= 2 }, "\(name): the space before the name is \(gaps) px")
             }
             if ["/", "/members/Ann", "/movies/14160"].contains(url) || url.hasPrefix("/night") {
                 #expect((visit["internal"] as? [String]) == [], "\(name) shows \(visit["internal"] ?? "")")

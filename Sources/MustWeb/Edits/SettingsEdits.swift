@@ -202,7 +202,7 @@ extension EditTemplates {
         {{^signedIn}}<p>Only a signed-in browser can change the family's settings.</p>
         <p><a href="/signin">Sign in</a></p>{{/signedIn}}
         {{#signedIn}}<section aria-labelledby="ages"><h2 id="ages">Age limits</h2>
-        <p>The highest certification of {{region}} each member may see. A pick that includes them never goes above it, and leaves out movies with no certification unless asked not to. The same as <code>mustc member NAME --age-limit</code>.</p>
+        <p>The highest age rating each member may see, as films are rated in {{region}}. A pick that includes them never goes above it, and leaves out films with no rating there unless asked not to.</p>
         {{^hasCertifications}}<p>{{region}}'s certifications are not read yet: the next fetch reads them from TMDB, and then each member can be given a limit here.</p>{{/hasCertifications}}
         {{^hasMembers}}<p>No members yet: add one on the <a href="/">family page</a>.</p>{{/hasMembers}}
         {{#members}}<form class="setting" method="post" action="/settings/age-limit">{{>csrf}}<input type="hidden" name="member" value="{{member}}"><label for="{{id}}"><bdi>{{shown}}</bdi></label> <select id="{{id}}" name="limit">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select> <button type="submit">Save<span class="vh"> the age limit of <bdi>{{shown}}</bdi></span></button></form>
@@ -211,7 +211,7 @@ extension EditTemplates {
         {{#configured}}<p><code>family.services</code> in the config file sets them: <bdi>{{configured}}</bdi>. It wins over a choice made here; to choose here, remove it from the config.</p>
         {{#shadowed}}<p>A choice made here before is kept, and applies again once the config lists none: <bdi>{{shadowed}}</bdi>.</p>{{/shadowed}}{{/configured}}
         {{^configured}}{{^hasProviders}}<p>No providers seen for {{region}} yet: they show once a fetch has read the movies' offers.</p>{{/hasProviders}}
-        {{#hasProviders}}<form class="settings" method="post" action="/settings/services">{{>csrf}}<fieldset><legend>The providers the family pays for, as <code>mustc providers</code> lists them</legend>
+        {{#hasProviders}}<form class="settings" method="post" action="/settings/services">{{>csrf}}<fieldset><legend>The providers the family pays for</legend>
         {{#services}}<label><input type="checkbox" name="service-{{id}}"{{#checked}} checked{{/checked}}> <bdi>{{name}}</bdi> <span class="count">{{detail}}</span></label>
         {{/services}}</fieldset>
         <p><button type="submit">Save the services</button></p></form>{{/hasProviders}}{{/configured}}

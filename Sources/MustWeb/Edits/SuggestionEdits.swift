@@ -38,8 +38,7 @@ extension WebEdits {
                 return .error("tmdb:\(id) is no suggestion any more; nothing was changed.")
             }
             var notice = EditNotice(lines: [
-                "Not for us: “\(shown)” is never suggested again. `mustc suggest --forget` takes every “not for us” "
-                    + "back."
+                "Not for us: “\(shown)” is never suggested again."
             ])
             var query = CharacterSet.alphanumerics
             query.insert(charactersIn: "-._~/")

@@ -117,7 +117,7 @@ struct StatusPage: Sendable {
 
     static func scheduleLines(_ status: StatusReport, time: TimeText) -> [String] {
         guard let next = status.nextFetchAt, let result = status.lastResult else {
-            return ["No fetch has run yet; the next `mustc fetch` will run one."]
+            return ["No fetch has run yet: the ratings are read at the next scheduled fetch."]
         }
         let interval = status.interval.map { " (interval \(Durations.approximate($0)))" } ?? ""
         return [

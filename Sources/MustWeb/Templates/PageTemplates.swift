@@ -22,7 +22,7 @@ extension Templates {
         <p><button type="submit">Pick</button></p>
         </form>
         {{/empty(members)}}
-        {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
+        {{^members}}<p>No members yet: add them on the <a href="/">family page</a>.</p>{{/members}}
         {{#heading}}<h2><bdi>{{heading}}</bdi></h2>{{/heading}}
         {{#limitNote}}<p class="limit"><bdi>{{limitNote}}</bdi></p>{{/limitNote}}
         {{^empty(picks)}}
@@ -51,7 +51,7 @@ extension Templates {
         {{#overview}}<p class="overview"><bdi>{{overview}}</bdi></p>{{/overview}}
         {{#whereText}}<p class="where"><bdi>{{whereText}}</bdi></p>{{/whereText}}
         <p class="why"><bdi>{{why}}</bdi></p>
-        {{#edit}}<div class="new-actions">{{#adds}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" aria-describedby="{{id}}">Add to <bdi>{{member}}</bdi>'s list</button></form>{{/adds}}<form method="post" action="/night/not-for-us"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" class="button" aria-describedby="{{id}}">Not for us</button></form></div>{{/edit}}
+        {{#edit}}<div class="new-actions">{{#adds}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" aria-describedby="{{id}}"><span>Add to <bdi>{{member}}</bdi>'s list</span></button></form>{{/adds}}<form method="post" action="/night/not-for-us"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" class="button" aria-describedby="{{id}}">Not for us</button></form></div>{{/edit}}
         </div></li>
         {{/suggestions}}
         </ol>
@@ -74,7 +74,7 @@ extension Templates {
         {{/members}}
         </ul>
         {{/empty(members)}}
-        {{^members}}<p>No members yet. Add one with <code>mustc add &lt;member&gt; &lt;movie&gt;</code>.</p>{{/members}}
+        {{^members}}<p>No members yet: once signed in, add the first one here.</p>{{/members}}
         </section>
         {{#nights}}{{>nights}}{{/nights}}
         <section aria-labelledby="moved">
@@ -210,7 +210,7 @@ extension Templates {
         {{#unresolved}}<h2>Movies without a TMDB id yet</h2><p><bdi>{{unresolved}}</bdi></p>{{/unresolved}}
         {{^empty(choices)}}
         <h2 id="settle">Movies that need a choice</h2>
-        <p>No TMDB title matched these exactly. {{#csrf}}Pick one below.{{/csrf}}{{^csrf}}Pick one with <code>mustc resolve</code>, or sign in and pick it here.{{/csrf}}</p>
+        <p>No TMDB title matched these exactly. {{#csrf}}Pick one below.{{/csrf}}{{^csrf}}Sign in to pick one here.{{/csrf}}</p>
         {{#choices}}
         <section class="choice"><h3><bdi>{{shown}}</bdi></h3>{{#keptBy}}<p>Kept by <bdi>{{keptBy}}</bdi>.</p>{{/keptBy}}
         <ul>{{#candidates}}<li>{{#settle}}<form class="settle" method="post" action="/settle"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="member" value="{{member}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="target" value="{{target}}"><input type="hidden" name="back" value="{{back}}"><button type="submit"><bdi>{{label}}</bdi></button></form> {{/settle}}<a href="{{href}}" rel="noreferrer noopener">TMDB page of <bdi>{{shown}}</bdi></a></li>{{/candidates}}</ul>
