@@ -243,6 +243,25 @@ import Testing
         // Malformed and oversized bodies: 400 with one line, 413; nothing written.
         answer = try await post(jellyfin, Data("{\"NotificationType\": ".utf8), type: "application/json")
         #expect(answer.status == 400 && answer.body == "the body is not JSON; nothing was written\n")
+        // A valid event holding sixteen arrays nested 400 deep (16 KB): refused at once, before decoding. The event
+        // is the first level: an array 64 deep in it makes 65 and is refused, 63 deep is read.
+        func deep(_ levels: Int, _ count: Int) -> Data {
+            let nested = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            var text = String(decoding: matrix, as: UTF8.self)
+            text.removeLast()
+            for index in 0..<count { text += ", \"Extra\(index)\": " + nested }
+            return Data((text + "}").utf8)
+        }
+        let started = ContinuousClock.now
+        answer = try await post(jellyfin, deep(400, 16), type: "application/json")
+        let took = ContinuousClock.now - started
+        print("sixteen 400-deep arrays: answered \(answer.status) in \(took)")
+        #expect(answer.status == 400 && answer.body == "the body nests deeper than 64 levels; nothing was written\n")
+        answer = try await post(jellyfin, deep(64, 1), type: "application/json")
+        #expect(answer.status == 400 && answer.body.hasPrefix("the body nests deeper than 64 levels"))
+        answer = try await post(jellyfin, deep(63, 1), type: "application/json")
+        #expect(
+            answer.status == 200 && answer.body.hasPrefix("ignored: no member is called kidsroom"), "\(answer.body)")
         let port = try #require(URL(string: server.url)?.port)
         let path = try #require(URL(string: jellyfin)?.path)
         let connection = try RawConnection(port: port)

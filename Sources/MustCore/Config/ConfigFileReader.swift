@@ -156,12 +156,9 @@ struct ConfigFileReader {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.debugDescription ?? context.debugDescription
-            throw .malformedJSON(path: path, detail: detail)
+            return try JSONReader.parse(data)
         } catch {
-            throw .malformedJSON(path: path, detail: "\(error)")
+            throw .malformedJSON(path: path, detail: error.description)
         }
     }
 }

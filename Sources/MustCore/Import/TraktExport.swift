@@ -88,7 +88,11 @@ enum TraktEntry {
     case row(ImportRow)
 
     static func read(_ bytes: [UInt8], today: WatchDay) -> TraktEntry {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+        let parsed = Result { () throws(JSONReadError) in try JSONReader.parse(Data(bytes)) }
+        if case .failure(let error) = parsed, error.isTooDeep {
+            return .row(.invalid("the entry nests deeper than \(JSONReader.maxDepth) levels"))
+        }
+        guard case .object(let object)? = try? parsed.get() else {
             let start = String(decoding: bytes.prefix(400), as: UTF8.self)
             return .row(.invalid("the entry is not a JSON object: \(Excerpt.quoted(start))"))
         }

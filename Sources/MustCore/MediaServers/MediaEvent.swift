@@ -55,8 +55,10 @@ public struct MediaEvent: Sendable, Equatable {
     public static func parse(_ server: MediaServer, json payload: Data) throws(MediaEventError) -> MediaEvent {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: payload)
+            root = try JSONReader.parse(payload)
         } catch {
+            // Refused before any more work: a deep body cost time with the square of its depth.
+            if error.isTooDeep { throw MediaEventError("the body nests deeper than \(JSONReader.maxDepth) levels") }
             throw MediaEventError("the body is not JSON")
         }
         guard case .object(let object) = root else { throw MediaEventError("the body is JSON but not an object") }

@@ -182,6 +182,10 @@ public struct TMDBClient: Sendable {
             "GET \(shown) -> \(response.status)",
             metadata: ["ms": "\(Int(time.seconds(since: started) * 1000))"])
         guard response.status == 200 else { throw error(for: response, url: shown) }
+        // TMDB's answers nest a few levels; a deeper one is broken, and refused before decoding costs more.
+        guard JSONReader.nestsWithin(response.body) else {
+            throw TMDBError.malformed(url: shown, reason: "the answer nests deeper than \(JSONReader.maxDepth) levels")
+        }
         do {
             return try Self.decoder.decode(T.self, from: cut?(response.body) ?? response.body)
         } catch {
