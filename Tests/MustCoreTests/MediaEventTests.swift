@@ -107,6 +107,21 @@ import Testing
         #expect(event.title == "The Matrix" && event.year == 1999)
     }
 
+    @Test func aHugeUserNameIsCutAndATitleWithControlCharactersIsSaidSo() throws {
+        let huge = String(repeating: "u", count: 100_000)
+        let event = try MediaEvent.parse(.jellyfin, json: Self.jellyfin(["NotificationUsername": huge]))
+        #expect(event.user.count == 200 && event.user.hasSuffix("…") && event.user.hasPrefix("uuu"))
+        let long = try MediaEvent.parse(
+            .jellyfin, json: Self.jellyfin(["Name": String(repeating: "t", count: 5_000), "Provider_tmdb": "603"]))
+        #expect(long.shownMovie.count == "\(String(repeating: "t", count: 199))… (1999)".count)
+        for title in ["The\u{0}Matrix", "The Matrix\u{1B}[2J"] {
+            let body = Self.jellyfin(["Name": title, "Provider_tmdb": Skip(), "Provider_imdb": Skip()])
+            #expect(throws: MediaEventError("the title holds control characters")) {
+                try MediaEvent.parse(.jellyfin, json: body)
+            }
+        }
+    }
+
     @Test func jellyfinWithoutATMDBIdNamesTheIMDbIdThenTheTitle() throws {
         let noTMDB = try MediaEvent.parse(.jellyfin, json: Self.jellyfin(["Provider_tmdb": Skip()]))
         #expect(noTMDB.reference == .imdb("tt0133093"))

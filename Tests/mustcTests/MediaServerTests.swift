@@ -239,6 +239,17 @@ import Testing
         let status = try await mustc("status")
         #expect(status.stdout.contains("user kidsroom: The Matrix"), "\(status.all)")
         #expect(try await HTTP.get(server.url + "status").body.contains("user kidsroom: The Matrix"))
+        // A user name of 100,000 characters is kept and shown cut: status and /status stay small.
+        let huge = String(repeating: "é", count: 100_000)
+        answer = try await post(
+            jellyfin, Self.jellyfin(["NotificationUsername": huge, "Name": "Up", "Provider_tmdb": "14160"]),
+            type: "application/json")
+        #expect(answer.status == 200 && answer.body.count < 400, "\(answer.body.prefix(300))")
+        let shown = try await mustc("status")
+        #expect(shown.stdout.contains(String(repeating: "é", count: 199) + "…"))
+        #expect(shown.stdout.utf8.count < 20_000, "status: \(shown.stdout.utf8.count) bytes")
+        let page = try await HTTP.get(server.url + "status").body
+        #expect(page.utf8.count < 60_000, "/status: \(page.utf8.count) bytes")
 
         // Malformed and oversized bodies: 400 with one line, 413; nothing written.
         answer = try await post(jellyfin, Data("{\"NotificationType\": ".utf8), type: "application/json")

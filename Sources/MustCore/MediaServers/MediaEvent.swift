@@ -47,7 +47,7 @@ public struct MediaEvent: Sendable, Equatable {
 
     /// The movie as the server named it, for `status`: "The Matrix (1999)", else its id.
     public var shownMovie: String {
-        if let title, !title.isEmpty { return MovieName.shown(title, year) }
+        if let title, !title.isEmpty { return MovieName.shown(Self.shortened(title), year) }
         return reference?.description ?? "an unnamed movie"
     }
 
@@ -63,17 +63,41 @@ public struct MediaEvent: Sendable, Equatable {
         }
         guard case .object(let object) = root else { throw MediaEventError("the body is JSON but not an object") }
         let fields = WebhookFields(object)
-        let event: MediaEvent
+        var event: MediaEvent
         switch server {
         case .jellyfin: event = try JellyfinEvent.read(fields)
         case .plex: event = try PlexEvent.read(fields)
         case .emby: event = try EmbyEvent.read(fields)
         }
+        // The user is shown in `status` and on the page: cut, as anything shown is, at 200 characters (no member's
+        // media user is longer). The title is cut where it is shown (`shownMovie`), and names the movie whole.
+        event.user = shortened(event.user)
         if case .ignored = event.kind { return event }
         guard event.reference != nil else {
+            if let title = event.title, let problem = titleProblem(title) { throw MediaEventError(problem) }
             throw MediaEventError("the event names no movie: no TMDB id, no IMDb id and no title")
         }
         return event
+    }
+
+    private static let shownLength = NameValidation.maximumLength
+
+    private static func shortened(_ text: String) -> String {
+        text.count <= shownLength ? text : String(text.prefix(shownLength - 1)) + "…"
+    }
+
+    /// Why a title the event sent cannot name a movie; nil when it sent none worth the name.
+    private static func titleProblem(_ title: String) -> String? {
+        do {
+            _ = try NameValidation.validate(title, field: "title")
+            return nil
+        } catch {
+            switch error {
+            case .controlCharacter: return "the title holds control characters"
+            case .bidiControl: return "the title holds a text-direction control character"
+            case .tooLong, .empty: return nil
+            }
+        }
     }
 }
 
