@@ -152,6 +152,14 @@ import ZIPFoundation
         #expect(stub.requests.map(\.path) == ["/3/search/movie"], "\(stub.requests.map(\.path))")
     }
 
+    @Test func anEmptyFamilysExportIsItsHeaderAndImportsBack() async throws {
+        let csv = try await mustc("export")
+        #expect(csv.status == 0 && csv.stdout.hasPrefix("member,title,year,"), "\(csv.all)")
+        #expect(csv.stdout.hasSuffix(",letterboxdUri\r\n") && csv.stdout.split(separator: "\r\n").count == 1)
+        let back = try await mustc("import", "Ann", try file("empty-export.csv", csv.stdout))
+        #expect(back.status == 0 && back.stdout.contains("Ann: 0 rows"), "\(back.all)")
+    }
+
     @Test func exportWritesNothingToTheDatabaseAndUpgradesAnOldOneFirst() async throws {
         _ = try await imported("Ann", try file("ratings.csv", Self.imdbRatings))
         let database = mustc.databasePath
