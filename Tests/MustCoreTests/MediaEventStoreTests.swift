@@ -41,6 +41,38 @@ import Testing
         #expect(try store.ratings(member: "Ann").members.first?.movies.count == 2)
     }
 
+    @Test func aMarkByHandANightOrAnImportOverAServersMarkIsNoLongerTheServersToTakeBack() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        let unplayed = { (tmdb: Int) throws -> String in
+            try self.store.recordMediaEvent(self.event(.unwatched, tmdb: tmdb), day: day, now: self.now).said
+        }
+        // The server marks The Matrix; Ann marks it by hand the same day: the server's un-mark keeps it.
+        _ = try store.recordMediaEvent(event(.watched), day: day, now: now)
+        _ = try store.markWatched(member: "Ann", [.tmdb(603)], mark: WatchMark(watched: true, on: day), now: now)
+        #expect(try unplayed(603).hasPrefix("kept Ann's watched mark"))
+        #expect(try mark("Ann") == WatchMark(watched: true, on: day))
+        // The server marks Up; the family records the night: the un-mark keeps it, and the night stands.
+        _ = try store.recordMediaEvent(event(.watched, tmdb: 14160, title: "Up"), day: day, now: now)
+        guard
+            case .recorded(let night) = try store.recordNight(movie: .tmdb(14160), members: ["Ann"], on: day, now: now)
+        else {
+            Issue.record("no night")
+            return
+        }
+        #expect(try unplayed(14160).hasPrefix("kept Ann's watched mark"))
+        #expect(try mark("Ann", 14160)?.watched == true && store.nights().map(\.id) == [night.id])
+        // Taking the night back gives the mark back to the server, which may then take it back.
+        _ = try store.undoNight(id: night.id)
+        #expect(try mark("Ann", 14160) == WatchMark(watched: true, on: day))
+        #expect(try unplayed(14160).hasPrefix("took back Ann's watched mark"))
+        // The server marks Totoro; an import marks it watched too: the import's word stands.
+        _ = try store.recordMediaEvent(event(.watched, tmdb: 8392, title: "My Neighbor Totoro"), day: day, now: now)
+        var entry = ImportEntry(title: "My Neighbor Totoro", tmdbId: 8392)
+        entry.mark = WatchMark(watched: true, on: day)
+        _ = try store.linkImported(member: "Ann", entry, now: now)
+        #expect(try unplayed(8392).hasPrefix("kept Ann's watched mark"))
+    }
+
     @Test func anUnmarkTakesBackOnlyAMarkAServerSet() throws {
         let day = try #require(WatchDay.parse("2026-11-26"))
         _ = try store.recordMediaEvent(event(.watched), day: day, now: now)

@@ -120,12 +120,13 @@ extension Store {
         _ db: Database, nightId: Int64, memberId: Int64, movieId: Int64, day: WatchDay, now: Date
     ) throws {
         let link = try Row.fetchOne(
-            db, sql: "SELECT watched, watchedOn FROM memberMovie WHERE memberId = ? AND movieId = ?",
+            db, sql: "SELECT watched, watchedOn, watchedSource FROM memberMovie WHERE memberId = ? AND movieId = ?",
             arguments: [memberId, movieId])
         if link != nil {
+            // The night is the mark's word now: a media server's later "unplayed" no longer takes it back.
             try db.execute(
                 sql: """
-                    UPDATE memberMovie SET watched = 1,
+                    UPDATE memberMovie SET watched = 1, watchedSource = NULL,
                         watchedOn = CASE WHEN watchedOn IS NOT NULL AND watchedOn > :day THEN watchedOn ELSE :day END
                     WHERE memberId = :member AND movieId = :movie
                     """,
@@ -139,11 +140,13 @@ extension Store {
         }
         try db.execute(
             sql: """
-                INSERT INTO movieNightWatcher (nightId, memberId, linked, watchedBefore, watchedOnBefore)
-                VALUES (?, ?, ?, ?, ?)
+                INSERT INTO movieNightWatcher
+                    (nightId, memberId, linked, watchedBefore, watchedOnBefore, watchedSourceBefore)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 nightId, memberId, link == nil, (link?["watched"] as Bool?) ?? false, link?["watchedOn"] as String?,
+                link?["watchedSource"] as String?,
             ])
     }
 
@@ -157,7 +160,8 @@ extension Store {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT memberId, linked, watchedBefore, watchedOnBefore FROM movieNightWatcher WHERE nightId = ?
+                    SELECT memberId, linked, watchedBefore, watchedOnBefore, watchedSourceBefore
+                    FROM movieNightWatcher WHERE nightId = ?
                     """,
                 arguments: [id])
             for row in rows {
@@ -174,12 +178,13 @@ extension Store {
                 if let later {
                     try db.execute(
                         sql: """
-                            UPDATE movieNightWatcher SET linked = ?, watchedBefore = ?, watchedOnBefore = ?
+                            UPDATE movieNightWatcher SET linked = ?, watchedBefore = ?, watchedOnBefore = ?,
+                                watchedSourceBefore = ?
                             WHERE nightId = ? AND memberId = ?
                             """,
                         arguments: [
                             row["linked"] as Bool, row["watchedBefore"] as Bool, row["watchedOnBefore"] as String?,
-                            later, memberId,
+                            row["watchedSourceBefore"] as String?, later, memberId,
                         ])
                     continue
                 }
@@ -197,11 +202,14 @@ extension Store {
                 arguments: [memberId, movieId])
             guard db.changesCount == 0 else { return }
         }
+        let linked: Bool = before["linked"]
         try db.execute(
-            sql: "UPDATE memberMovie SET watched = ?, watchedOn = ? WHERE memberId = ? AND movieId = ?",
+            sql: """
+                UPDATE memberMovie SET watched = ?, watchedOn = ?, watchedSource = ? WHERE memberId = ? AND movieId = ?
+                """,
             arguments: [
-                before["linked"] as Bool ? false : before["watchedBefore"] as Bool,
-                before["linked"] as Bool ? nil : before["watchedOnBefore"] as String?, memberId, movieId,
+                linked ? false : before["watchedBefore"] as Bool, linked ? nil : before["watchedOnBefore"] as String?,
+                linked ? nil : before["watchedSourceBefore"] as String?, memberId, movieId,
             ])
     }
 

@@ -65,7 +65,18 @@ extension Store {
                     "on": mark.on?.text, "rating": mark.rating, "member": memberId, "movie": target.movie.id,
                     "keep": keepingDay,
                 ])
-                done.append(WatchedMovie(movie: target.movie, linked: linked, changed: db.changesCount > 0 || linked))
+                let changed = db.changesCount > 0 || linked
+                // A mark by hand is the mark's word now, even on the day a media server gave: the server's later
+                // "unplayed" no longer takes it back. A rating given later (`keepingDay`) is no new mark.
+                if !keepingDay {
+                    try db.cachedStatement(
+                        sql: """
+                            UPDATE memberMovie SET watchedSource = NULL
+                            WHERE memberId = ? AND movieId = ? AND watched = 1 AND watchedSource IS NOT NULL
+                            """
+                    ).execute(arguments: [memberId, target.movie.id])
+                }
+                done.append(WatchedMovie(movie: target.movie, linked: linked, changed: changed))
             }
             return .done(member: member, done)
         }
@@ -164,6 +175,13 @@ extension Store {
                     """
             ).execute(arguments: arguments)
             change.watched = db.changesCount > 0
+            // The import's mark replaces a media server's as the mark's source.
+            try db.cachedStatement(
+                sql: """
+                    UPDATE memberMovie SET watchedSource = NULL
+                    WHERE memberId = :member AND movieId = :movie AND watched = 1 AND watchedSource IS NOT NULL
+                    """
+            ).execute(arguments: arguments)
         }
         return change
     }
