@@ -85,9 +85,11 @@ extension BackgroundFetch {
                 first = false
             }
             // Wake when due, and at least once a minute: a movie added by another process meanwhile (due at once)
-            // moves the due time forward only in the database, where nothing wakes this loop but a look.
+            // moves the due time forward only in the database, where nothing wakes this loop but a look. No state
+            // after a step means no run has ever finished (another process holds the lock for the first one): due
+            // at once, so looked at again after the floor.
             let time = scheduler.time
-            let next = try scheduler.effectiveState()?.nextFetchAt ?? time.now().addingTimeInterval(60)
+            let next = try scheduler.effectiveState()?.nextFetchAt ?? time.now()
             let wait = min(max(next.timeIntervalSince(time.now()), floor), 60)
             do {
                 try await time.sleep(seconds: wait)
