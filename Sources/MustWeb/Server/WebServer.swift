@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MustCore
+import ServiceLifecycle
 import UnixSignals
 
 /// The family's page as one Hummingbird application, built from what `mustc serve` has: the read-only store (the
@@ -65,8 +66,26 @@ public enum WebServer {
         public init() {}
     }
 
-    /// Serves `app` until SIGINT or SIGTERM.
-    public static func run(_ app: some ApplicationProtocol) async throws {
-        try await app.runService(gracefulShutdownSignals: [UnixSignal.sigterm, UnixSignal.sigint])
+    /// Serves `app` until SIGINT or SIGTERM, with `beside` (`serve --fetch`'s fetch) running in the same process
+    /// until then. One service group hears the signal for both: `beside` is cancelled first, which a fetch hears
+    /// between movies, and once it has returned the page stops accepting and finishes the requests it has.
+    public static func run(_ app: some ApplicationProtocol, beside: (@Sendable () async -> Void)? = nil) async throws {
+        var services: [any Service] = [app]
+        if let beside { services.append(Beside(work: beside)) }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services, gracefulShutdownSignals: [UnixSignal.sigterm, UnixSignal.sigint],
+                logger: app.logger))
+        try await group.run()
+    }
+
+    /// Work that lasts as long as the page: cancelled at the group's graceful shutdown. It must not return before
+    /// then, or the group takes it for a failure and stops the page too.
+    private struct Beside: Service {
+        let work: @Sendable () async -> Void
+
+        func run() async throws {
+            await cancelWhenGracefulShutdown { await work() }
+        }
     }
 }
