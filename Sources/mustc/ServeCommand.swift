@@ -54,15 +54,40 @@ struct ServeCommand: AsyncParsableCommand {
             let app = try buildApplication(store: store, config: config, time: global.time, logger: global.logger) {
                 url in FileHandle.standardOutput.write(Data("mustc: serving \(url)\n".utf8))
             }
-            var beside: (@Sendable () async -> Void)?
-            if let background { beside = { await background.run() } }
             do {
-                try await WebServer.run(app, beside: beside)
+                if let background {
+                    try await serve(StoppableWebServer(app), fetching: background)
+                } else {
+                    try await WebServer.run(app)
+                }
             } catch {
                 throw Failure.temporary(
                     "cannot serve on \(address): \(error); choose another address with --listen, or stop what uses it")
             }
         }
+    }
+
+    /// The page and the fetch until SIGINT or SIGTERM. The signal is heard on a thread of its own (Signals.swift),
+    /// not by the page's signal sources, which wait for libdispatch's and the cooperative pool's threads: under load
+    /// those came seconds late, and a fetch in progress ran on to its end. The fetch's task is cancelled there and
+    /// then, so the run stops between movies, while the page finishes its requests; then both are over.
+    private func serve(_ server: StoppableWebServer, fetching background: ServedFetch) async throws {
+        let fetching = Task { await background.run() }
+        let signals = Signals(calling: {
+            fetching.cancel()
+            server.stop()
+        })
+        defer { withExtendedLifetime(signals) {} }
+        do {
+            try await server.run()
+        } catch {
+            // The page could not start (its address is taken): the fetch goes with it.
+            fetching.cancel()
+            await fetching.value
+            throw error
+        }
+        fetching.cancel()
+        await fetching.value
     }
 
     /// The fetch `mustc fetch` would run, over a store this process may write.

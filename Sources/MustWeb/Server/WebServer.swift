@@ -66,26 +66,28 @@ public enum WebServer {
         public init() {}
     }
 
-    /// Serves `app` until SIGINT or SIGTERM, with `beside` (`serve --fetch`'s fetch) running in the same process
-    /// until then. One service group hears the signal for both: `beside` is cancelled first, which a fetch hears
-    /// between movies, and once it has returned the page stops accepting and finishes the requests it has.
-    public static func run(_ app: some ApplicationProtocol, beside: (@Sendable () async -> Void)? = nil) async throws {
-        var services: [any Service] = [app]
-        if let beside { services.append(Beside(work: beside)) }
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services, gracefulShutdownSignals: [UnixSignal.sigterm, UnixSignal.sigint],
-                logger: app.logger))
-        try await group.run()
+    /// Serves `app` until SIGINT or SIGTERM.
+    public static func run(_ app: some ApplicationProtocol) async throws {
+        try await app.runService(gracefulShutdownSignals: [UnixSignal.sigterm, UnixSignal.sigint])
+    }
+}
+
+/// The page served until `stop()`, for `serve --fetch`, where mustc hears the signals itself (mustc's
+/// Signals.swift, a thread of its own) so that one signal stops the fetch at once and the page with it. Nothing
+/// here touches the signals' handlers.
+public struct StoppableWebServer: Sendable {
+    private let group: ServiceGroup
+
+    public init(_ app: some ApplicationProtocol) {
+        group = ServiceGroup(configuration: .init(services: [app], logger: app.logger))
     }
 
-    /// Work that lasts as long as the page: cancelled at the group's graceful shutdown. It must not return before
-    /// then, or the group takes it for a failure and stops the page too.
-    private struct Beside: Service {
-        let work: @Sendable () async -> Void
+    /// Serves until `stop()`, then finishes the requests it has.
+    public func run() async throws { try await group.run() }
 
-        func run() async throws {
-            await cancelWhenGracefulShutdown { await work() }
-        }
+    /// Stops accepting and lets `run()` return once the requests in hand are answered; callable from any thread,
+    /// before `run()` too.
+    public func stop() {
+        Task { [group] in await group.triggerGracefulShutdown() }
     }
 }
