@@ -34,6 +34,12 @@ final class Signals {
         SignalRelay.shared.listen(target.fire)
     }
 
+    /// Calls `fire` on the relay's thread at each SIGINT or SIGTERM instead, for work that is more than one task
+    /// (`serve --fetch`: the fetch's task is cancelled there and then, and the page told to stop).
+    init(calling fire: @escaping @Sendable () -> Void) {
+        SignalRelay.shared.listen(fire)
+    }
+
     /// Starts `work` as the task a signal cancels.
     func run(_ work: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
         let task = Task { try await work() }

@@ -202,6 +202,23 @@ import Testing
         #expect(config.database == "/tmp/x.sqlite")
     }
 
+    @Test func listenVariableOverridesTheFileAndABadOneIsNamed() throws {
+        let path = write(#"{"serve": {"listen": "127.0.0.1:9000"}}"#)
+        #expect(try ConfigLoader(environment: [:]).load(explicitPath: path).serve.listen.port == 9000)
+        let config = try ConfigLoader(environment: ["MUSTC_LISTEN": "0.0.0.0:8080"]).load(explicitPath: path)
+        #expect(config.serve.listen == ListenAddress(host: "0.0.0.0", port: 8080))
+        // Empty is unset, as for every variable: the file's address stays.
+        #expect(try ConfigLoader(environment: ["MUSTC_LISTEN": ""]).load(explicitPath: path).serve.listen.port == 9000)
+        for bad in ["8080", "host:http", "127.0.0.1:70000"] {
+            #expect {
+                try ConfigLoader(environment: ["MUSTC_LISTEN": bad]).load(explicitPath: path)
+            } throws: { error in
+                error as? ConfigError
+                    == .invalidValue(source: "environment", key: "MUSTC_LISTEN", expected: ListenAddress.expected)
+            }
+        }
+    }
+
     @Test func defaultDatabaseFollowsXDGDataHome() {
         #expect(
             ConfigLoader(environment: ["XDG_DATA_HOME": "/data"]).defaultDatabasePath == "/data/mustc/mustc.sqlite")

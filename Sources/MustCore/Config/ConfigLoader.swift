@@ -63,6 +63,13 @@ public struct ConfigLoader: Sendable {
             }
             config.tmdb.imageBaseURL = url
         }
+        // For a container, whose command is fixed but whose port mapping is not; `serve --listen` still wins.
+        if let text = value("MUSTC_LISTEN") {
+            guard let address = ListenAddress.parse(text) else {
+                throw .invalidValue(source: "environment", key: "MUSTC_LISTEN", expected: ListenAddress.expected)
+            }
+            config.serve.listen = address
+        }
         return config
     }
 }

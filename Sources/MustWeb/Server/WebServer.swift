@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import MustCore
+import ServiceLifecycle
 import UnixSignals
 
 /// The family's page as one Hummingbird application, built from what `mustc serve` has: the read-only store (the
@@ -68,5 +69,25 @@ public enum WebServer {
     /// Serves `app` until SIGINT or SIGTERM.
     public static func run(_ app: some ApplicationProtocol) async throws {
         try await app.runService(gracefulShutdownSignals: [UnixSignal.sigterm, UnixSignal.sigint])
+    }
+}
+
+/// The page served until `stop()`, for `serve --fetch`, where mustc hears the signals itself (mustc's
+/// Signals.swift, a thread of its own) so that one signal stops the fetch at once and the page with it. Nothing
+/// here touches the signals' handlers.
+public struct StoppableWebServer: Sendable {
+    private let group: ServiceGroup
+
+    public init(_ app: some ApplicationProtocol) {
+        group = ServiceGroup(configuration: .init(services: [app], logger: app.logger))
+    }
+
+    /// Serves until `stop()`, then finishes the requests it has.
+    public func run() async throws { try await group.run() }
+
+    /// Stops accepting and lets `run()` return once the requests in hand are answered; callable from any thread,
+    /// before `run()` too.
+    public func stop() {
+        Task { [group] in await group.triggerGracefulShutdown() }
     }
 }
