@@ -68,6 +68,27 @@ struct ImportReaderTests {
         }
     }
 
+    /// Every format is listed with what tells it; detection takes the first that claims a header, in that order.
+    @Test func formatsListWhatTellsThemApartInTheOrderDetectionTriesThem() {
+        #expect(ImportFormat.allCases == [.netflix, .imdb, .letterboxd, .csv, .trakt])
+        #expect(ImportFormat.allCases.filter { $0.container == .jsonArray } == [.trakt])
+        let headers: [([String], ImportFormat?)] = [
+            (["Title", "Date"], .netflix), (["Title", "Date", ""], .netflix),
+            (["Profile Name", "Start Time", "Duration", "Title"], .netflix),
+            (["Title", "Date", "year"], .csv), (["Const", "Title", "Name", "Year"], .imdb),
+            ([" name ", "YEAR"], .letterboxd), (["title"], .csv), (["a"], nil), ([], nil),
+        ]
+        for (header, format) in headers { #expect(ImportFormat.detect(header: header) == format, "\(header)") }
+        #expect(ImportFormat.zipEntryNames.count == 7)
+        #expect(ImportFormat.zipEntry("Watchlist.csv")! == (.letterboxd, 0))
+        #expect(ImportFormat.zipEntry("ratings.csv")! == (.letterboxd, 3))
+        #expect(ImportFormat.zipEntry("lists-watchlist.json")! == (.trakt, 4))
+        #expect(ImportFormat.zipEntry("ratings-movies.json")! == (.trakt, 6))
+        #expect(ImportFormat.zipEntry("profile.csv") == nil)
+        // A Netflix history names no columns `ImportLayout` reads: alone, it is the mustc CSV its `Title` makes it.
+        #expect((try? ImportLayout.detect(["Title", "Date"], format: nil))?.format == .csv)
+    }
+
     @Test func rowsBecomeEntriesSkipsOrProblems() throws {
         let today = WatchDay.of(testStart)
         let imdb = try ImportLayout.detect(["Const", "Title", "Title Type", "Year"], format: nil)

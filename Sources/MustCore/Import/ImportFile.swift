@@ -15,8 +15,9 @@ public struct ImportFile: @unchecked Sendable {
 
     /// Opens each file (and each list inside a Letterboxd or Trakt export zip) and reads its header, so that a bad
     /// file stops the import before anything is written. A zip given as a stream is copied into `scratch` first:
-    /// its table of contents is at its end. A JSON array is a file of Trakt's export; a Netflix history is read
-    /// whole here, as its day and month order and its profile are settled from the whole file.
+    /// its table of contents is at its end. A JSON array is read by the format whose container it is (Trakt's);
+    /// a CSV by the format its header names (`ImportFormat.detect`), and a Netflix history is read whole here, as
+    /// its day and month order and its profile are settled from the whole file.
     /// `letterboxd` names the kind of every CSV given (`--letterboxd`); a zip's lists are named by their entries.
     public static func open(
         _ paths: [String], format: ImportFormat?, encoding: ListEncoding? = nil, letterboxd: LetterboxdList? = nil,
@@ -26,7 +27,8 @@ public struct ImportFile: @unchecked Sendable {
         for path in paths {
             let input = try ListInput(path: path, interrupt: interrupt)
             var options = Options(format: format, encoding: encoding, interrupt: interrupt, netflix: netflix)
-            if format == nil, try input.startsLikeJSONArray() {
+            let json = (format.map { [$0] } ?? ImportFormat.allCases).contains { $0.container == .jsonArray }
+            if json, try input.startsLikeJSONArray() {
                 files.append(try trakt(name: path, source: input, size: input.size, options))
                 continue
             }
@@ -64,11 +66,12 @@ public struct ImportFile: @unchecked Sendable {
                 throw ImportFileProblem(file: name, reason: "it is empty: a list starts with a header row")
             }
             reader.expectedFields = header.count
-            if options.format == nil, let netflix = NetflixLayout.detect(header) {
+            let format = options.format ?? ImportFormat.detect(header: header)
+            if format == .netflix, let netflix = NetflixLayout.detect(header) {
                 let rows = try NetflixRows(reader: reader, layout: netflix, name: name, options.netflix)
                 return ImportFile(name: name, size: reader.size, rows: rows)
             }
-            let layout = try ImportLayout.detect(header, format: options.format, fileName: name, list: options.list)
+            let layout = try ImportLayout.detect(header, format: format, fileName: name, list: options.list)
             return ImportFile(name: name, size: reader.size, rows: CSVRows(reader: reader, layout: layout))
         } catch let problem as ImportHeaderProblem {
             throw ImportFileProblem(file: name, reason: problem.description)
@@ -96,35 +99,30 @@ public struct ImportFile: @unchecked Sendable {
         return ImportFile(name: name, size: size, rows: TraktRows(reader: reader))
     }
 
-    /// The film lists of a Letterboxd export, in this order: ratings.csv last, as it holds each film's current
-    /// rating where the diary holds the one given at each viewing. Its `deleted/` and `orphaned/` folders and its
-    /// other files (profile, comments, lists in another layout) are not the member's list. Then Trakt's: the
-    /// watchlist, the history, and the ratings, which mark watched without moving the history's days.
-    static let letterboxdLists = ["watchlist.csv", "watched.csv", "diary.csv", "ratings.csv"]
-    static let traktFiles = ["lists-watchlist.json", "watched-history.json", "ratings-movies.json"]
-
+    /// The lists of an export zip (`ImportFormat.zipEntries`), in their order. A Letterboxd export's `deleted/`
+    /// and `orphaned/` folders and its other files (profile, comments, lists in another layout) are not the
+    /// member's list.
     private static func zipped(_ path: String, name: String, _ options: Options) throws -> [ImportFile] {
-        var found: [(Int, String)] = []
+        var found: [(rank: Int, format: ImportFormat, entry: String)] = []
         do {
             let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
             for entry in archive where entry.type == .file {
                 let parts = entry.path.split(separator: "/").map(String.init)
-                guard let last = parts.last,
-                    let rank = (letterboxdLists + traktFiles).firstIndex(of: last.lowercased()),
+                guard let last = parts.last, let list = ImportFormat.zipEntry(last),
                     !parts.dropLast().contains(where: { ["deleted", "orphaned"].contains($0.lowercased()) })
                 else { continue }
-                found.append((rank, entry.path))
+                found.append((list.rank, list.format, entry.path))
             }
         } catch {
             throw ImportFileProblem(file: name, reason: "it is not a zip mustc can read (\(error))")
         }
         guard !found.isEmpty else {
             throw ImportFileProblem(
-                file: name, reason: "it has none of \((letterboxdLists + traktFiles).joined(separator: ", ")) inside")
+                file: name, reason: "it has none of \(ImportFormat.zipEntryNames.joined(separator: ", ")) inside")
         }
-        return try found.sorted(by: { $0.0 < $1.0 }).map { _, entry in
+        return try found.sorted(by: { $0.rank < $1.rank }).map { _, format, entry in
             let source = try ZipEntrySource(archive: path, entry: entry, interrupt: options.interrupt)
-            if entry.lowercased().hasSuffix(".json") {
+            if format.container == .jsonArray {
                 return try trakt(name: "\(name):\(entry)", source: source, size: nil, options)
             }
             let reader = CSVRecordReader(source: source, size: nil, encoding: options.encoding)

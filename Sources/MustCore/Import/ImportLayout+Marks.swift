@@ -26,6 +26,9 @@ struct MarkColumns: Sendable, Equatable {
             (rating, day) = (column("Your Rating"), column("Date Rated"))
         case .csv:
             (rating, day, watched) = (column("ownRating"), column("watchedOn"), column("watched"))
+        case .netflix, .trakt:
+            // Their readers read the marks themselves.
+            break
         }
     }
 
@@ -40,7 +43,7 @@ struct MarkColumns: Sendable, Equatable {
             case .letterboxd:
                 mark.rating = OwnRating.stars(ratingText)
                 if mark.rating == nil { problems.append("a half star from 0.5 to 5", ratingText, "Rating") }
-            case .imdb, .csv:
+            case .imdb, .csv, .netflix, .trakt:
                 mark.rating = OwnRating.outOfTen(ratingText)
                 if mark.rating == nil {
                     let name = format == .imdb ? "Your Rating" : "ownRating"

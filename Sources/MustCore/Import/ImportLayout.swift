@@ -1,15 +1,62 @@
 import Foundation
 
-/// The list formats `mustc import` reads.
+/// The list formats `mustc import` reads, and what tells each apart: the container its rows come in, the header
+/// columns of a CSV, the entries of an export zip. Detection tries them in this order and the first to claim a file
+/// takes it: a Netflix history's `Title` would also make it a mustc CSV, and a header with `Const` is IMDb's even
+/// with a `Name` and a `Year`.
 public enum ImportFormat: String, CaseIterable, Sendable {
-    case letterboxd, imdb, csv
+    case netflix, imdb, letterboxd, csv, trakt
 
-    /// The columns a file of this format must have, as its exports spell them.
+    /// How a file of the format holds its rows.
+    public enum Container: Sendable {
+        /// A CSV file, told by its header's columns (`identifies`).
+        case csv
+        /// A JSON array of objects.
+        case jsonArray
+    }
+
+    public var container: Container { self == .trakt ? .jsonArray : .csv }
+
+    /// Whether a CSV header is this format's; names are compared trimmed and in any case.
+    public func identifies(header: [String]) -> Bool {
+        let names = Set(header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        switch self {
+        case .netflix: return NetflixLayout.detect(header) != nil
+        case .imdb: return names.contains("const")
+        case .letterboxd: return names.isSuperset(of: ["name", "year"])
+        case .csv: return names.contains("title")
+        case .trakt: return false
+        }
+    }
+
+    /// The entries of an export zip that are lists of this format, by file name in any case, in the order they are
+    /// imported: Letterboxd's ratings.csv last, as it holds each film's current rating where the diary holds the one
+    /// given at each viewing; Trakt's ratings after its history, marking watched without moving the history's days.
+    public var zipEntries: [String] {
+        switch self {
+        case .letterboxd: ["watchlist.csv", "watched.csv", "diary.csv", "ratings.csv"]
+        case .trakt: ["lists-watchlist.json", "watched-history.json", "ratings-movies.json"]
+        case .netflix, .imdb, .csv: []
+        }
+    }
+
+    /// Read column by column through an `ImportLayout`; Netflix's and Trakt's files have readers of their own, as
+    /// their rows are settled from the whole file or are JSON.
+    var readByColumns: Bool {
+        switch self {
+        case .letterboxd, .imdb, .csv: true
+        case .netflix, .trakt: false
+        }
+    }
+
+    /// The columns a file of this format must have, as its exports spell them; none for the formats not read by
+    /// columns.
     public var requiredColumns: [String] {
         switch self {
         case .letterboxd: ["Name", "Year"]
         case .imdb: ["Const", "Title"]
         case .csv: ["title"]
+        case .netflix, .trakt: []
         }
     }
 
@@ -18,8 +65,29 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         case .letterboxd: "Letterboxd"
         case .imdb: "IMDb"
         case .csv: "mustc CSV"
+        case .netflix: "Netflix"
+        case .trakt: "Trakt"
         }
     }
+
+    /// The first of `formats` whose CSV header `header` is; nil when none reads it.
+    public static func detect(header: [String], among formats: [ImportFormat] = allCases) -> ImportFormat? {
+        formats.first { $0.container == .csv && $0.identifies(header: header) }
+    }
+
+    /// The format an export zip's entry is a list of, and its place in the order the lists are imported.
+    static func zipEntry(_ fileName: String) -> (format: ImportFormat, rank: Int)? {
+        let name = fileName.lowercased()
+        var rank = 0
+        for format in allCases {
+            if let index = format.zipEntries.firstIndex(of: name) { return (format, rank + index) }
+            rank += format.zipEntries.count
+        }
+        return nil
+    }
+
+    /// Every format's zip entries, in the order they are imported.
+    static let zipEntryNames = allCases.flatMap(\.zipEntries)
 }
 
 /// Which of Letterboxd's lists a file is. `watched.csv` and `watchlist.csv` have the same columns, so only the file's
@@ -131,16 +199,8 @@ public struct ImportLayout: Sendable, Equatable {
     {
         let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func column(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
-        let chosen: ImportFormat
-        if let format {
-            chosen = format
-        } else if column("Const") != nil {
-            chosen = .imdb
-        } else if column("Name") != nil, column("Year") != nil {
-            chosen = .letterboxd
-        } else if column("title") != nil {
-            chosen = .csv
-        } else {
+        let readByColumns = ImportFormat.allCases.filter(\.readByColumns)
+        guard let chosen = format ?? ImportFormat.detect(header: header, among: readByColumns) else {
             throw .unknown(header)
         }
         let missing = chosen.requiredColumns.filter { column($0) == nil }
@@ -163,6 +223,9 @@ public struct ImportLayout: Sendable, Equatable {
                 tmdbId: column("tmdbId") ?? column("remoteId"), imdbId: column("imdbId"),
                 letterboxdUri: column("letterboxdUri"), memberColumn: column("member"),
                 columns: header.count)
+        case .netflix, .trakt:
+            // Read by their own readers (`NetflixRows`, `TraktRows`), never by named columns.
+            throw .unknown(header)
         }
     }
 

@@ -17,21 +17,9 @@ public struct MediaEventRecord: Sendable, Equatable, Encodable {
     public var receivedAt: Date
     public var user: String
     /// nil: the user is no member, and the event was ignored.
-    public var member: String?
+    @NullWhenAbsent public var member: String? = nil
     public var movie: String
     public var outcome: String
-
-    private enum CodingKeys: String, CodingKey { case server, receivedAt, user, member, movie, outcome }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(server, forKey: .server)
-        try container.encode(ISO8601.string(receivedAt), forKey: .receivedAt)
-        try container.encode(user, forKey: .user)
-        try container.encode(member, forKey: .member)
-        try container.encode(movie, forKey: .movie)
-        try container.encode(outcome, forKey: .outcome)
-    }
 }
 
 /// The media servers' part of `status`: the last event of each server, and the last ones from unknown users.

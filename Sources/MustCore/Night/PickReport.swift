@@ -77,38 +77,35 @@ public struct PickReport: Sendable, Equatable, Encodable {
     private enum CodingKeys: String, CodingKey { case members, picks }
 }
 
-extension NightPick: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case title, year, remoteId, keptBy, voteAverage, voteCount, weighted, trend, why
-        case runtime, certification, genres, providers
-        case overview, predicted, taste
-        case whereToWatch = "where"
+extension NightPick: JSONShaped {
+    /// The candidate's fields flattened into the pick; whatever is unknown is null, rather than an absent key.
+    private struct Shape: Encodable {
+        var title: String
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var remoteId: Int?
+        var keptBy: [String]
+        @NullWhenAbsent var voteAverage: Double?
+        @NullWhenAbsent var voteCount: Int?
+        @NullWhenAbsent var weighted: Double?
+        @NullWhenAbsent var trend: Double?
+        var why: String
+        @NullWhenAbsent var runtime: Int?
+        @NullWhenAbsent var certification: String?
+        var genres: [String]
+        @NullWhenAbsent var providers: [String: [String]]?
+        @NullWhenAbsent var overview: String?
+        @NullWhenAbsent var `where`: NightWhere?
+        @NullWhenAbsent var predicted: Double?
+        var taste: [String]
     }
 
-    // Written out so that missing values are `null` rather than absent keys.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(candidate.title, forKey: .title)
-        try container.encode(candidate.year, forKey: .year)
-        try container.encode(candidate.remoteId, forKey: .remoteId)
-        try container.encode(candidate.keptBy, forKey: .keptBy)
-        try container.encode(candidate.voteAverage, forKey: .voteAverage)
-        try container.encode(candidate.voteCount, forKey: .voteCount)
-        // Four decimals: enough to order by, and the same text on every run.
-        try container.encode(weighted.map { ($0 * 1e4).rounded() / 1e4 }, forKey: .weighted)
-        try container.encode(candidate.trend, forKey: .trend)
-        try container.encode(why, forKey: .why)
-        try container.encode(candidate.runtime, forKey: .runtime)
-        try container.encode(candidate.certification, forKey: .certification)
-        try container.encode(candidate.genres, forKey: .genres)
-        // Kind to names, each kind only when it has some; null when the region's offers were never read.
-        let providers = candidate.providers.map { offers in
-            Dictionary(grouping: offers, by: \.kind.rawValue).mapValues { $0.map(\.name) }
-        }
-        try container.encode(providers, forKey: .providers)
-        try container.encode(candidate.overview, forKey: .overview)
-        try container.encode(whereToWatch, forKey: .whereToWatch)
-        try container.encode(predicted.map { ($0 * 1e4).rounded() / 1e4 }, forKey: .predicted)
-        try container.encode(taste, forKey: .taste)
+    public var jsonShape: any Encodable {
+        let movie = candidate
+        return Shape(
+            title: movie.title, year: movie.year, remoteId: movie.remoteId, keptBy: movie.keptBy,
+            voteAverage: movie.voteAverage, voteCount: movie.voteCount, weighted: ReportJSON.fourDecimals(weighted),
+            trend: movie.trend, why: why, runtime: movie.runtime, certification: movie.certification,
+            genres: movie.genres, providers: ReportJSON.providers(movie.providers), overview: movie.overview,
+            where: whereToWatch, predicted: ReportJSON.fourDecimals(predicted), taste: taste)
     }
 }

@@ -19,17 +19,18 @@ public struct MovieNightRecord: Sendable, Equatable {
     public var posterPath: String?
 }
 
-extension MovieNightRecord: Encodable {
-    private enum CodingKeys: String, CodingKey { case id, day, title, year, remoteId, watchers }
+extension MovieNightRecord: JSONShaped {
+    /// The night with its movie flattened into it; an unknown year or TMDB id is null.
+    private struct Shape: Encodable {
+        var id: Int64
+        var day, title: String
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var remoteId: Int?
+        var watchers: [NightWatcher]
+    }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(day.text, forKey: .day)
-        try container.encode(movie.title, forKey: .title)
-        try container.encode(movie.year, forKey: .year)
-        try container.encode(movie.remoteId, forKey: .remoteId)
-        try container.encode(watchers, forKey: .watchers)
+    public var jsonShape: any Encodable {
+        Shape(id: id, day: day.text, title: movie.title, year: movie.year, remoteId: movie.remoteId, watchers: watchers)
     }
 }
 

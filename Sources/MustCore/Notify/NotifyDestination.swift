@@ -75,18 +75,8 @@ private struct GotifyBody: Encodable {
 /// The plain webhook's `{"title", "message", "click", "items"}`: `click` is always there, null without a link.
 private struct WebhookBody: Encodable {
     var title, message: String
-    var click: String?
+    @NullWhenAbsent var click: String?
     var items: Int
-
-    enum CodingKeys: String, CodingKey { case title, message, click, items }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(message, forKey: .message)
-        try container.encode(click, forKey: .click)
-        try container.encode(items, forKey: .items)
-    }
 }
 
 /// One notification: a title line saying how many items it holds, a line per item, and where a tap leads.

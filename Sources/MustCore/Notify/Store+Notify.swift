@@ -10,18 +10,18 @@ public struct OutboxEntry: Sendable, Equatable {
     public var attempts: Int
 }
 
-/// What `status` says of one destination.
-public struct NotifyDestinationStatus: Sendable, Equatable {
+/// What `status` says of one destination; in its JSON, what never happened is null.
+public struct NotifyDestinationStatus: Sendable, Equatable, Encodable {
     public var name: String
-    public var lastSuccessAt: Date?
-    public var lastFailureAt: Date?
+    @NullWhenAbsent public var lastSuccessAt: Date? = nil
+    @NullWhenAbsent public var lastFailureAt: Date? = nil
     /// The last failure in words, sanitised and without any token.
-    public var lastFailure: String?
+    @NullWhenAbsent public var lastFailure: String? = nil
     /// The last answer was a refusal retrying cannot cure (401, 403): the config needs a look.
     public var configProblem: Bool
     public var waiting: Int
     public var dropped: Int
-    public var lastDroppedAt: Date?
+    @NullWhenAbsent public var lastDroppedAt: Date? = nil
 }
 
 extension Store {

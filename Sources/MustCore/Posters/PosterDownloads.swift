@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 /// What a run did with posters: `mustc fetch` prints it and `--json` carries it as `posters`.
-public struct PosterTally: Sendable, Equatable {
+public struct PosterTally: Sendable, Equatable, Encodable {
     /// Posters newly kept (both sizes of one path).
     public var downloaded = 0
     /// Posters that could not be kept; each is asked for again at its movie's next check.

@@ -21,6 +21,7 @@ public struct ChangesReport: Sendable, Equatable, Encodable {
 
     /// Rating entries keep their shape; availability entries join them in `changes`, marked
     /// `"kind": "availability"`, all newest first.
+    // Hand-written: it merges two lists, each newest first, into one array of two kinds of entry.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(since, forKey: .since)
@@ -38,7 +39,7 @@ public struct ChangesReport: Sendable, Equatable, Encodable {
 }
 
 /// A provider starting or ceasing to offer a movie at no extra cost, on one of the family's services.
-public struct AvailabilityChange: Sendable, Equatable, Encodable {
+public struct AvailabilityChange: Sendable, Equatable, JSONShaped {
     public var title: String
     public var year: Int?
     public var remoteId: Int?
@@ -61,27 +62,29 @@ public struct AvailabilityChange: Sendable, Equatable, Encodable {
     /// "now on Netflix", "left Disney Plus".
     public var what: String { (arrived ? "now on " : "left ") + provider }
 
-    private enum CodingKeys: String, CodingKey {
-        case kind, title, year, remoteId, at, provider, providerId, change, members
+    /// Marked `"kind": "availability"` among the rating entries, with `"change": "arrived"` or `"left"`.
+    private struct Shape: Encodable {
+        var kind = "availability"
+        var title: String
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var remoteId: Int?
+        var at: Date
+        var provider: String
+        var providerId: Int
+        var change: String
+        var members: [String]
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("availability", forKey: .kind)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-        try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(at, forKey: .at)
-        try container.encode(provider, forKey: .provider)
-        try container.encode(providerId, forKey: .providerId)
-        try container.encode(arrived ? "arrived" : "left", forKey: .change)
-        try container.encode(members, forKey: .members)
+    public var jsonShape: any Encodable {
+        Shape(
+            title: title, year: year, remoteId: remoteId, at: at, provider: provider, providerId: providerId,
+            change: arrived ? "arrived" : "left", members: members)
     }
 }
 
 /// Figures and when they held: `first` of a window is what the movie had before its first change in it (dated at that
 /// change), `last` what it had after its last change (dated at that one), so `last − first` is what moved.
-public struct DatedFigures: Sendable, Equatable, Encodable {
+public struct DatedFigures: Sendable, Equatable, JSONShaped {
     public var at: Date
     public var figures: Figures
 
@@ -90,14 +93,16 @@ public struct DatedFigures: Sendable, Equatable, Encodable {
         self.figures = figures
     }
 
-    private enum CodingKeys: String, CodingKey { case at, popularity, voteAverage, voteCount }
+    /// The figures flattened beside the moment, each null when unknown.
+    private struct Shape: Encodable {
+        var at: Date
+        @NullWhenAbsent var popularity: Double?
+        @NullWhenAbsent var voteAverage: Double?
+        @NullWhenAbsent var voteCount: Int?
+    }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(at, forKey: .at)
-        try container.encode(figures.popularity, forKey: .popularity)
-        try container.encode(figures.voteAverage, forKey: .voteAverage)
-        try container.encode(figures.voteCount, forKey: .voteCount)
+    public var jsonShape: any Encodable {
+        Shape(at: at, popularity: figures.popularity, voteAverage: figures.voteAverage, voteCount: figures.voteCount)
     }
 }
 

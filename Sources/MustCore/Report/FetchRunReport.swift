@@ -5,7 +5,7 @@ import Foundation
 /// `elapsed`, `due`, `total` and `posters` (`{"downloaded","failed","malformed","removed"}`). `interval` is the delay, in seconds, the scheduler chose before the next fetch;
 /// `movies` counts the movies the run took on, `due` those due when it started (all of them when forced), and
 /// `total` the library; `due` and `total` are null when no run happened.
-public struct FetchRunReport: Sendable, Equatable, Encodable {
+public struct FetchRunReport: Sendable, Equatable, JSONShaped {
     /// newData, noData, failed, notDue, alreadyRunning, or interrupted when a signal stopped the run.
     public var result: String
     public var movies = 0
@@ -55,33 +55,23 @@ public struct FetchRunReport: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case result, movies, changed, unchanged, failed, skipped, requests, elapsed, nextFetchAt, interval, due, total
-        case availability, posters
+    /// `interval` in whole seconds, the unknowns null; the failure is the summary line's, not the JSON's.
+    private struct Shape: Encodable {
+        var result: String
+        var movies, changed, unchanged, failed, skipped, availability, requests: Int
+        var elapsed: Double
+        @NullWhenAbsent var due: Int?
+        @NullWhenAbsent var total: Int?
+        @NullWhenAbsent var nextFetchAt: Date?
+        @NullWhenAbsent var interval: Int?
+        var posters: PosterTally
     }
 
-    private enum PosterKeys: String, CodingKey { case downloaded, failed, malformed, removed }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(result, forKey: .result)
-        try container.encode(movies, forKey: .movies)
-        try container.encode(changed, forKey: .changed)
-        try container.encode(unchanged, forKey: .unchanged)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(skipped, forKey: .skipped)
-        try container.encode(requests, forKey: .requests)
-        try container.encode(elapsed, forKey: .elapsed)
-        try container.encode(nextFetchAt, forKey: .nextFetchAt)
-        try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
-        try container.encode(due, forKey: .due)
-        try container.encode(total, forKey: .total)
-        try container.encode(availability, forKey: .availability)
-        var tally = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .posters)
-        try tally.encode(posters.downloaded, forKey: .downloaded)
-        try tally.encode(posters.failed, forKey: .failed)
-        try tally.encode(posters.malformed, forKey: .malformed)
-        try tally.encode(posters.removed, forKey: .removed)
+    public var jsonShape: any Encodable {
+        Shape(
+            result: result, movies: movies, changed: changed, unchanged: unchanged, failed: failed, skipped: skipped,
+            availability: availability, requests: requests, elapsed: elapsed, due: due, total: total,
+            nextFetchAt: nextFetchAt, interval: interval.map(Durations.wholeSeconds), posters: posters)
     }
 
     /// " Posters: 3 downloaded, 1 failed." when the run did anything with posters.

@@ -17,7 +17,7 @@ public struct MemberRatings: Sendable, Equatable, Encodable {
     }
 }
 
-public struct MovieRating: Sendable, Equatable, Encodable {
+public struct MovieRating: Sendable, Equatable {
     public var title: String
     /// The year the user gave, or TMDB's release year once resolved.
     public var year: Int?
@@ -52,27 +52,30 @@ public struct MovieRating: Sendable, Equatable, Encodable {
         self.updatedAt = updatedAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case title, year, remoteId, popularity, voteAverage, voteCount, updatedAt, trend, watched, watchedOn
-        case ownRating
-    }
-
     /// "Dune (1984)", or the title alone when the year is unknown.
     public var shown: String { MovieName.shown(title, year) }
+}
 
-    // Written out so that missing values are `null` rather than absent keys.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-        try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(popularity, forKey: .popularity)
-        try container.encode(voteAverage, forKey: .voteAverage)
-        try container.encode(voteCount, forKey: .voteCount)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(trend, forKey: .trend)
-        try container.encode(mark.watched, forKey: .watched)
-        try container.encode(mark.on?.text, forKey: .watchedOn)
-        try container.encode(mark.rating, forKey: .ownRating)
+extension MovieRating: JSONShaped {
+    /// The figures and the mark's fields side by side, unknowns null; the page's fields are left out.
+    private struct Shape: Encodable {
+        var title: String
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var remoteId: Int?
+        @NullWhenAbsent var popularity: Double?
+        @NullWhenAbsent var voteAverage: Double?
+        @NullWhenAbsent var voteCount: Int?
+        @NullWhenAbsent var updatedAt: Date?
+        @NullWhenAbsent var trend: MovieTrend?
+        var watched: Bool
+        @NullWhenAbsent var watchedOn: String?
+        @NullWhenAbsent var ownRating: Int?
+    }
+
+    public var jsonShape: any Encodable {
+        Shape(
+            title: title, year: year, remoteId: remoteId, popularity: popularity, voteAverage: voteAverage,
+            voteCount: voteCount, updatedAt: updatedAt, trend: trend, watched: mark.watched, watchedOn: mark.on?.text,
+            ownRating: mark.rating)
     }
 }

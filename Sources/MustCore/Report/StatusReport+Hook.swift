@@ -25,33 +25,20 @@ extension StatusReport {
     }
 }
 
-extension HookRecord: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case program, startedAt, elapsed, changes, outcome, exitStatus, stderrTail
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(program, forKey: .program)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode((elapsed * 1000).rounded() / 1000, forKey: .elapsed)
-        try container.encode(changes, forKey: .changes)
-        try container.encode(outcome.rawValue, forKey: .outcome)
-        try container.encode(exitStatus, forKey: .exitStatus)
-        try container.encode(stderrTail, forKey: .stderrTail)
-    }
-}
-
-extension HookRecord {
-    /// What the page and `/api/status` say of the hook: the record without `program` and `stderrTail`.
-    struct Outline: Encodable {
+extension HookRecord: JSONShaped {
+    /// The hook as `status` writes it: the elapsed time to the millisecond, the exit status null when it never
+    /// started. Without `details` (the page and `/api/status`), `program` and `stderrTail` are left out.
+    struct Shape: Encodable, Sendable, Equatable {
+        var program: String?
         var startedAt: Date
         var elapsed: Double
         var changes: Int
         var outcome: String
         @NullWhenAbsent var exitStatus: Int32?
+        var stderrTail: String?
 
-        init(_ hook: HookRecord) {
+        init(_ hook: HookRecord, details: Bool) {
+            (program, stderrTail) = details ? (hook.program, hook.stderrTail) : (nil, nil)
             startedAt = hook.startedAt
             elapsed = (hook.elapsed * 1000).rounded() / 1000
             changes = hook.changes
@@ -59,4 +46,6 @@ extension HookRecord {
             exitStatus = hook.exitStatus
         }
     }
+
+    public var jsonShape: any Encodable { Shape(self, details: true) }
 }

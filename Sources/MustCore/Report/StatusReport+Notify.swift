@@ -28,21 +28,3 @@ extension StatusReport {
         return "Notifications to \(destination.name): " + parts.joined(separator: "; ") + "."
     }
 }
-
-extension NotifyDestinationStatus: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case name, lastSuccessAt, lastFailureAt, lastFailure, configProblem, waiting, dropped, lastDroppedAt
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(lastSuccessAt.map(ISO8601.string), forKey: .lastSuccessAt)
-        try container.encode(lastFailureAt.map(ISO8601.string), forKey: .lastFailureAt)
-        try container.encode(lastFailure, forKey: .lastFailure)
-        try container.encode(configProblem, forKey: .configProblem)
-        try container.encode(waiting, forKey: .waiting)
-        try container.encode(dropped, forKey: .dropped)
-        try container.encode(lastDroppedAt.map(ISO8601.string), forKey: .lastDroppedAt)
-    }
-}

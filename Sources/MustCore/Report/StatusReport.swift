@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `mustc status` shows: the schedule, the last runs, and the movies that need attention.
-public struct StatusReport: Sendable, Encodable {
+public struct StatusReport: Sendable, JSONShaped {
     public var nextFetchAt: Date?
     /// Seconds between the last finished run and the next fetch it chose.
     public var interval: TimeInterval?
@@ -42,31 +42,30 @@ public struct StatusReport: Sendable, Encodable {
         self.checks = checks
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case nextFetchAt, interval, lastResult, consecutiveNoData, consecutiveFailures, due, runs, failing, unresolved,
-            checks, needsChoice, hook, mediaServers, notify
+    /// `interval` in whole seconds, the unknowns null; the hook without its program and output on the page.
+    private struct Shape: Encodable {
+        @NullWhenAbsent var nextFetchAt: Date?
+        @NullWhenAbsent var interval: Int?
+        @NullWhenAbsent var lastResult: String?
+        var consecutiveNoData, consecutiveFailures: Int
+        var due: Bool
+        var runs: [FetchRunRecord]
+        var failing: [FailingMovie]
+        var unresolved: [String]
+        var checks: CheckCounts
+        var needsChoice: [MovieNeedingChoice]
+        @NullWhenAbsent var hook: HookRecord.Shape?
+        var mediaServers: MediaEventStatus
+        var notify: [NotifyDestinationStatus]
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(nextFetchAt, forKey: .nextFetchAt)
-        try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
-        try container.encode(lastResult?.rawValue, forKey: .lastResult)
-        try container.encode(consecutiveNoData, forKey: .consecutiveNoData)
-        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
-        try container.encode(due, forKey: .due)
-        try container.encode(runs, forKey: .runs)
-        try container.encode(failing, forKey: .failing)
-        try container.encode(unresolved, forKey: .unresolved)
-        try container.encode(checks, forKey: .checks)
-        try container.encode(needsChoice, forKey: .needsChoice)
-        if showsHookDetails {
-            try container.encode(hook, forKey: .hook)
-        } else {
-            try container.encode(hook.map(HookRecord.Outline.init), forKey: .hook)
-        }
-        try container.encode(mediaServers, forKey: .mediaServers)
-        try container.encode(notify, forKey: .notify)
+    public var jsonShape: any Encodable {
+        Shape(
+            nextFetchAt: nextFetchAt, interval: interval.map(Durations.wholeSeconds), lastResult: lastResult?.rawValue,
+            consecutiveNoData: consecutiveNoData, consecutiveFailures: consecutiveFailures, due: due, runs: runs,
+            failing: failing, unresolved: unresolved, checks: checks, needsChoice: needsChoice,
+            hook: hook.map { HookRecord.Shape($0, details: showsHookDetails) }, mediaServers: mediaServers,
+            notify: notify)
     }
 
     /// The report as the page shows it: without the hook's program and output.
@@ -136,25 +135,22 @@ extension StatusReport {
     }
 }
 
-extension FetchRunRecord: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case startedAt, endedAt, result, movies, changed, unchanged, failed, skipped, requests, interval, nextFetchAt,
-            failure
+extension FetchRunRecord: JSONShaped {
+    /// `interval` in whole seconds; what a run has not reached yet (its end, result, next fetch) is null.
+    private struct Shape: Encodable {
+        var startedAt: Date
+        @NullWhenAbsent var endedAt: Date?
+        @NullWhenAbsent var result: String?
+        var movies, changed, unchanged, failed, skipped, requests: Int
+        @NullWhenAbsent var interval: Int?
+        @NullWhenAbsent var nextFetchAt: Date?
+        @NullWhenAbsent var failure: String?
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(endedAt, forKey: .endedAt)
-        try container.encode(result, forKey: .result)
-        try container.encode(movies, forKey: .movies)
-        try container.encode(changed, forKey: .changed)
-        try container.encode(unchanged, forKey: .unchanged)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(skipped, forKey: .skipped)
-        try container.encode(requests, forKey: .requests)
-        try container.encode(interval.map(Durations.wholeSeconds), forKey: .interval)
-        try container.encode(nextFetchAt, forKey: .nextFetchAt)
-        try container.encode(failure, forKey: .failure)
+    public var jsonShape: any Encodable {
+        Shape(
+            startedAt: startedAt, endedAt: endedAt, result: result, movies: movies, changed: changed,
+            unchanged: unchanged, failed: failed, skipped: skipped, requests: requests,
+            interval: interval.map(Durations.wholeSeconds), nextFetchAt: nextFetchAt, failure: failure)
     }
 }

@@ -6,7 +6,7 @@ public struct MemberSummary: Sendable, Equatable, Encodable {
     public var movies: Int
 }
 
-public struct MovieListing: Sendable, Equatable, Encodable {
+public struct MovieListing: Sendable, Equatable, JSONShaped {
     public var title: String
     public var year: Int?
     public var remoteId: Int?
@@ -18,27 +18,29 @@ public struct MovieListing: Sendable, Equatable, Encodable {
     /// With `movies --member`: that member's watched mark and own rating (`watched`, `watchedOn`, `ownRating`).
     public var mark: WatchMark?
 
-    private enum CodingKeys: String, CodingKey {
-        case title, year, remoteId, releaseDate, members, lastCheckedAt, nextCheckAt, watched, watchedOn, ownRating
-    }
-
     /// "Dune (1984)", or the title alone when the year is unknown.
     public var shown: String { MovieName.shown(title, year) }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(year, forKey: .year)
-        try container.encode(remoteId, forKey: .remoteId)
-        try container.encode(releaseDate, forKey: .releaseDate)
-        try container.encode(members, forKey: .members)
-        try container.encode(lastCheckedAt, forKey: .lastCheckedAt)
-        try container.encode(nextCheckAt, forKey: .nextCheckAt)
-        if let mark {
-            try container.encode(mark.watched, forKey: .watched)
-            try container.encode(mark.on?.text, forKey: .watchedOn)
-            try container.encode(mark.rating, forKey: .ownRating)
-        }
+    /// Unknowns are null; the mark's keys are left out without a mark, and null within one for what it lacks.
+    private struct Shape: Encodable {
+        var title: String
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var remoteId: Int?
+        @NullWhenAbsent var releaseDate: String?
+        var members: [String]
+        @NullWhenAbsent var lastCheckedAt: Date?
+        @NullWhenAbsent var nextCheckAt: Date?
+        var watched: Bool?
+        var watchedOn: NullWhenAbsent<String>?
+        var ownRating: NullWhenAbsent<Int>?
+    }
+
+    public var jsonShape: any Encodable {
+        Shape(
+            title: title, year: year, remoteId: remoteId, releaseDate: releaseDate, members: members,
+            lastCheckedAt: lastCheckedAt, nextCheckAt: nextCheckAt, watched: mark?.watched,
+            watchedOn: mark.map { NullWhenAbsent(wrappedValue: $0.on?.text) },
+            ownRating: mark.map { NullWhenAbsent(wrappedValue: $0.rating) })
     }
 }
 

@@ -55,19 +55,27 @@ public struct SuggestReport: Sendable, Equatable, Encodable {
         return parts.joined(separator: " · ")
     }
 
+    /// Whether there were seeds and whether filters applied are the text's, not the JSON's.
     private enum CodingKeys: String, CodingKey { case members, suggestions }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(members, forKey: .members)
-        try container.encode(suggestions, forKey: .suggestions)
-    }
 }
 
-extension Suggestion: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case remoteId, title, year, runtime, certification, genres, providers, overview, voteAverage, voteCount
-        case weighted, because, why, taste
+extension Suggestion: JSONShaped {
+    /// The candidate's fields flattened into the suggestion, as in `pick`: whatever is unknown is null.
+    private struct Shape: Encodable {
+        var remoteId: Int
+        var title: String
+        @NullWhenAbsent var year: Int?
+        @NullWhenAbsent var runtime: Int?
+        @NullWhenAbsent var certification: String?
+        var genres: [String]
+        @NullWhenAbsent var providers: [String: [String]]?
+        @NullWhenAbsent var overview: String?
+        @NullWhenAbsent var voteAverage: Double?
+        @NullWhenAbsent var voteCount: Int?
+        @NullWhenAbsent var weighted: Double?
+        var because: [Seed]
+        var why: String
+        var taste: [String]
     }
 
     /// Each watcher's seed, as `because` lists it; the year and the own rating `null` when unknown.
@@ -78,27 +86,14 @@ extension Suggestion: Encodable {
         @NullWhenAbsent var ownRating: Int?
     }
 
-    // Written out so that missing values are `null` rather than absent keys, as in `pick`.
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(candidate.remoteId, forKey: .remoteId)
-        try container.encode(candidate.title, forKey: .title)
-        try container.encode(candidate.year, forKey: .year)
-        try container.encode(candidate.runtime, forKey: .runtime)
-        try container.encode(candidate.certification, forKey: .certification)
-        try container.encode(candidate.genres, forKey: .genres)
-        let providers = candidate.providers.map { offers in
-            Dictionary(grouping: offers, by: \.kind.rawValue).mapValues { $0.map(\.name) }
-        }
-        try container.encode(providers, forKey: .providers)
-        try container.encode(candidate.overview, forKey: .overview)
-        try container.encode(candidate.voteAverage, forKey: .voteAverage)
-        try container.encode(candidate.voteCount, forKey: .voteCount)
-        try container.encode(weighted.map { ($0 * 1e4).rounded() / 1e4 }, forKey: .weighted)
-        try container.encode(
-            because.map { Seed(member: $0.member, title: $0.title, year: $0.year, ownRating: $0.ownRating) },
-            forKey: .because)
-        try container.encode(why, forKey: .why)
-        try container.encode(taste, forKey: .taste)
+    public var jsonShape: any Encodable {
+        let movie = candidate
+        return Shape(
+            remoteId: movie.remoteId, title: movie.title, year: movie.year, runtime: movie.runtime,
+            certification: movie.certification, genres: movie.genres, providers: ReportJSON.providers(movie.providers),
+            overview: movie.overview, voteAverage: movie.voteAverage, voteCount: movie.voteCount,
+            weighted: ReportJSON.fourDecimals(weighted),
+            because: because.map { Seed(member: $0.member, title: $0.title, year: $0.year, ownRating: $0.ownRating) },
+            why: why, taste: taste)
     }
 }
