@@ -73,6 +73,25 @@ import Testing
         #expect(try unplayed(8392).hasPrefix("kept Ann's watched mark"))
     }
 
+    @Test func anIMDbOnlyEventForAKeptMovieTheLibraryKnowsByTitleFindsItNotASecondCopy() throws {
+        let day = try #require(WatchDay.parse("2026-11-26"))
+        // Ann keeps Pulp Fiction by title; TMDB has not told its ids yet (down, or not asked).
+        let kept = try store.link(member: "Ann", movie: .title("Pulp Fiction", year: 1994), now: now)
+        let pulp = MediaEvent(
+            server: .emby, user: "Ann", imdbId: "tt0110912", title: "Pulp Fiction", year: 1994, kind: .watched)
+        let outcome = try store.recordMediaEvent(pulp, day: day, now: now)
+        #expect(outcome.link?.movieId == kept.movieId && outcome.link?.linked == false)
+        #expect(outcome.said == "marked Pulp Fiction (1994) watched on 2026-11-26 for Ann (already on Ann's list)")
+        let movies = try #require(try store.ratings(member: "Ann").members.first?.movies)
+        #expect(movies.map(\.title).sorted() == ["Amélie", "Pulp Fiction"])
+        // A kept movie TMDB knows as another film (another IMDb id) is not this one: a movie of its own.
+        _ = try sqlite(store.path, "UPDATE movie SET imdbId = 'tt0000001' WHERE id = \(kept.movieId)")
+        var other = pulp
+        other.imdbId = "tt0110913"
+        let second = try store.recordMediaEvent(other, day: day, now: now)
+        #expect(second.link?.movieId != kept.movieId && second.link?.linked == true)
+    }
+
     @Test func anUnmarkTakesBackOnlyAMarkAServerSet() throws {
         let day = try #require(WatchDay.parse("2026-11-26"))
         _ = try store.recordMediaEvent(event(.watched), day: day, now: now)

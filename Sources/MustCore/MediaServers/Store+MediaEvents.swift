@@ -71,7 +71,7 @@ extension Store {
             }
             movieId = kept
         } else {
-            movieId = try mediaMovie(db, reference, memberId: member.id, now: now)
+            movieId = try mediaMovie(db, event, reference, memberId: member.id, now: now)
         }
         let linked = try Self.linkFromServer(db, memberId: member.id, movieId: movieId, event.kind, now: now)
         let said = try Self.applyMediaMark(
@@ -89,14 +89,41 @@ extension Store {
     }
 
     /// The movie an event names: by id through `findOrCreate`; by title, the member's own movie of that name first,
-    /// then the library's only one, so "The Matrix" added without a year is found by an event that gives 1999.
-    private func mediaMovie(_ db: Database, _ reference: MovieReference, memberId: Int64, now: Date) throws -> Int64 {
+    /// then the library's only one, so "The Matrix" added without a year is found by an event that gives 1999. Ids
+    /// the library does not know yet (the movie was added by title, and TMDB is down or not asked yet) fall back to
+    /// the event's title and year by the same rules before anything is added: no second copy of a kept movie.
+    private func mediaMovie(
+        _ db: Database, _ event: MediaEvent, _ reference: MovieReference, memberId: Int64, now: Date
+    ) throws -> Int64 {
         if reference.isTitle {
             if let kept = try Self.movies(db, named: reference, keptBy: memberId).first { return kept.id }
             let everyone = try Self.movies(db, named: reference, keptBy: nil)
             if everyone.count == 1 { return everyone[0].id }
+        } else if try Self.movies(db, named: reference, keptBy: nil).isEmpty,
+            let named = try Self.byEventTitle(db, event, memberId: memberId)
+        {
+            return named
         }
         return try findOrCreate(db, reference, now: now).id
+    }
+
+    /// The one movie the event's title and year name, the member's own first; a movie known by other ids is
+    /// another film, never this one.
+    private static func byEventTitle(_ db: Database, _ event: MediaEvent, memberId: Int64) throws -> Int64? {
+        guard let title = event.title, let named = try? NameValidation.validate(title, field: "movie title") else {
+            return nil
+        }
+        let reference = MovieReference.title(named, year: event.year)
+        let fits = { (movie: MovieName) throws -> Bool in
+            guard movie.remoteId == nil || event.tmdbId == nil || movie.remoteId == event.tmdbId else { return false }
+            let imdb = try String.fetchOne(db, sql: "SELECT imdbId FROM movie WHERE id = ?", arguments: [movie.id])
+            return imdb == nil || event.imdbId == nil || imdb == event.imdbId
+        }
+        let kept = try movies(db, named: reference, keptBy: memberId).filter(fits)
+        if kept.count == 1 { return kept[0].id }
+        guard kept.isEmpty else { return nil }
+        let everyone = try movies(db, named: reference, keptBy: nil).filter(fits)
+        return everyone.count == 1 ? everyone[0].id : nil
     }
 
     /// Puts the movie on the member's list when it is not there; true when it was not. A watched event makes the
@@ -122,7 +149,8 @@ extension Store {
         let arguments: StatementArguments = [
             "member": memberId, "movie": movieId, "day": day.text, "server": event.server.rawValue,
         ]
-        let added = linked ? " (added to MEMBER's list)" : ""
+        // A watch says whether it put the movie on the list or found it there, so a second copy would show.
+        let added = linked ? " (added to MEMBER's list)" : " (already on MEMBER's list)"
         switch event.kind {
         case .watched:
             // A mark by hand keeps its source: only a mark a server set can be taken back by a server.
@@ -156,7 +184,7 @@ extension Store {
                     WHERE memberId = :member AND movieId = :movie AND ownRating IS NOT :rating
                     """, arguments: arguments + ["rating": rating])
             return db.changesCount > 0
-                ? "rated \(movie) \(rating)/10 for MEMBER\(added)"
+                ? "rated \(movie) \(rating)/10 for MEMBER\(linked ? added : "")"
                 : "MEMBER's rating of \(movie) was already \(rating)/10"
         case .ignored(let why):
             return "ignored: \(why)"
