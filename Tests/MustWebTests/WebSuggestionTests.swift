@@ -142,7 +142,24 @@ import Testing
             #expect(claire.contains(930_001), "\(claire)")
             #expect(try family.store.ratings(member: "Sofia").members.first?.movies.compactMap(\.remoteId) == [8392])
             let after = try await client.get(Self.night, headers: [.cookie: cookie])
-            #expect(after.text.contains("Claire now has"), "the add's notice")
+            // The notice names the film in words; the card's facts are the movie's own at once, before any fetch.
+            let title = try sqlite(
+                family.store.path, "SELECT title || ' (' || year || ')' FROM suggestionMovie WHERE remoteId = 930001")
+            let notice =
+                after.text.components(separatedBy: "aria-label=\"What happened\">").dropFirst().first?
+                .components(separatedBy: "</section>").first ?? ""
+            #expect(notice.contains("\(title) is on Claire&#39;s list."), "\(notice)")
+            #expect(!notice.contains("tmdb:") && !notice.contains("now has"), "\(notice)")
+            let facts = "SELECT runtime, certification, genres FROM %@ WHERE remoteId = 930001"
+            let card = try sqlite(family.store.path, facts.replacingOccurrences(of: "%@", with: "suggestionMovie"))
+            let kept = try sqlite(family.store.path, facts.replacingOccurrences(of: "%@", with: "movie"))
+            #expect(!card.hasPrefix("|") && card == kept, "\(card) against \(kept)")
+            let offers = try sqlite(
+                family.store.path,
+                "SELECT count(*) FROM movieProvider JOIN movie ON movie.id = movieId WHERE remoteId = 930001")
+            let cardOffers = try sqlite(
+                family.store.path, "SELECT count(*) FROM suggestionProvider WHERE remoteId = 930001")
+            #expect(offers == cardOffers && offers != "0", "\(offers) offers against \(cardOffers)")
             #expect(Self.cards(after.text) == ["Scary", "&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;Co&quot;"])
         }
     }

@@ -40,8 +40,11 @@ public struct MovieEditor: Sendable {
     private func clock() -> Date { time.now() }
 
     /// Links the member (created if new) to the movie the reference names (created if new).
+    /// A movie named by a TMDB id that was suggested keeps the facts its card showed, before TMDB is asked.
     public func add(member: String, movie reference: MovieReference) throws(StoreError) -> LinkOutcome {
-        try store.link(member: member, movie: reference, now: clock())
+        let link = try store.link(member: member, movie: reference, now: clock())
+        if case .tmdb(let id) = reference { try store.adoptSuggestionFacts(movieId: link.movieId, remoteId: id) }
+        return link
     }
 
     /// Whether a just-linked movie still needs TMDB: a movie named by its id has the id before TMDB was asked, and
@@ -105,7 +108,10 @@ public struct MovieEditor: Sendable {
     public func take(_ remote: RemoteMovie, movieId: Int64) throws(StoreError) -> ResolveOutcome {
         let now = clock()
         let check = checks.next(after: .changed, from: nil, at: now, random: time.random())
-        return try store.resolve(movieId: movieId, with: remote, now: now, check: check)
+        let outcome = try store.resolve(movieId: movieId, with: remote, now: now, check: check)
+        // A suggestion added ("Add to Claire's list") keeps the facts its card showed.
+        try store.adoptSuggestionFacts(movieId: outcome.movieId, remoteId: remote.id)
+        return outcome
     }
 
     /// The member's movie a reference names, for settling it.

@@ -29,6 +29,12 @@ extension WebEdits {
             let shown = !reference.isTitle && link.title == reference.description ? link.shown : "\"\(link.shown)\""
             var notice = EditNotice(
                 lines: [link.linked ? "\(link.member) now has \(shown)." : "\(link.member) already has \(shown)."])
+            // A suggestion's "Add to …" names the film as its card did, not by its id.
+            if case .tmdb(let id) = reference, link.title == reference.description,
+                let known = try await blocking({ try editor.store.suggestionShown(remoteId: id) })
+            {
+                notice.lines = [Self.onList(known, link)]
+            }
             guard MovieEditor.needsLookup(link) else { return notice }
             guard let client = lookupClient else {
                 notice.lines.append(
@@ -36,12 +42,23 @@ extension WebEdits {
                 return notice
             }
             let outcome = try await editor.lookUp(link, named: reference, client: client)
+            // A movie named by its id (a suggestion's "Add to …") is told by the title TMDB gave it, in words.
+            if !reference.isTitle, case .taken(_, let resolved) = outcome {
+                notice.lines = [Self.onList(MovieName.shown(resolved.title, resolved.year), link)]
+                if let merged = resolved.merged { notice.lines.append("It was also kept as \"\(merged)\": now one.") }
+                return notice
+            }
             tell(outcome, link: link, into: &notice)
             for index in notice.choices.indices { notice.choices[index].back = WebPath.member(link.member) }
             return notice
         } catch {
             return failed(error)
         }
+    }
+
+    /// "Dune (1984) is on Claire's list.", or was already.
+    static func onList(_ title: String, _ link: LinkOutcome) -> String {
+        link.linked ? "\(title) is on \(link.member)'s list." : "\(title) was already on \(link.member)'s list."
     }
 
     /// "The family keeps 2 movies called “Dune”: which one?" with a button for each and one for another movie.
