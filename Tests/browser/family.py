@@ -4,11 +4,13 @@ Usage: family.py PLAN_JSON
 PLAN_JSON names the server (`base`), the family password, the pages to sweep, the member pages to read and the
 edits to make. Every page is checked at 360 and 1280 px, light and dark, signed out and signed in; axe-core runs on
 each (target-size included) and the rules it checked are printed. The signed-out and signed-in sweeps run side by
-side in two Chromiums. Then, signed in at 360 px, the edits are made from the cards. One JSON object is printed;
-the Swift test (FamilyPageTests) judges it against the binary's own `ratings --format json`.
+side in two Chromiums (the shared ones of host.py, under the tests). Then, signed in at 360 px, the edits are made
+from the cards. One JSON object is printed; the Swift test (FamilyPageTests) judges it against the binary's own
+`ratings --format json`.
 """
 
 import concurrent.futures
+import functools
 import importlib.util
 import json
 import os
@@ -20,11 +22,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pages import browser, dialog_opened
+from pages import dialog_opened, own_browser
 
 INSTALL = "axe-core with target-size is missing: pip install -r contrib/packages/python.txt (contrib/test.sh does)"
 
 
+@functools.cache
 def axe_source():
     """axe.min.js from a PyPI package that ships axe-core 4.x (target-size is 4.7 and later)."""
     for package in ("axe_playwright_python", "axe_selenium_python"):
@@ -133,10 +136,21 @@ def scheme(driver, name):
                            {"features": [{"name": "prefers-color-scheme", "value": name}]})
 
 
-def colour_rules(driver, checked):
-    """The rules of `checked` (a light run's) that judge colours: axe-core's `cat.color` tag."""
-    colour = driver.execute_script("return axe.getRules(['cat.color']).map(r => r.ruleId);")
-    return [rule for rule in checked if rule in colour]
+def colour_rules(driver, checked, known={}):
+    """The rules of `checked` (a light run's) that judge colours: axe-core's `cat.color` tag (read once a run)."""
+    if "colour" not in known:
+        known["colour"] = driver.execute_script("return axe.getRules(['cat.color']).map(r => r.ruleId);")
+    return [rule for rule in checked if rule in known["colour"]]
+
+
+# What each visit reads of the page besides axe-core, in one call: the widths, the small targets, the suggestion
+# cards and their buttons, and (in the dark scheme, `arguments[0]`) DARK_CHANGES.
+LAID_OUT = ("const widths = [document.documentElement.scrollWidth, document.documentElement.clientWidth];\n"
+            "const small = (() => {" + SMALL_TARGETS + "})();\n"
+            "const dark = arguments[0] ? (() => {" + DARK_CHANGES + "})() : null;\n"
+            "return {widths: widths, small: small, dark: dark,"
+            " newCards: document.querySelectorAll('ol.suggestions li').length,"
+            " newButtons: document.querySelectorAll('.new-actions button').length};")
 
 
 def sweep(driver, plan, source, signed_in, result):
@@ -175,16 +189,13 @@ def sweep(driver, plan, source, signed_in, result):
                 result["axeSeconds"] = result.get("axeSeconds", 0) + time.monotonic() - started
                 result["axeVersion"] = axe.get("version")
                 result["rules"] = sorted(set(result.get("rules", [])) | set(axe.get("rules", [])))
-                widths = driver.execute_script(
-                    "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+                laid = driver.execute_script(LAID_OUT, colours == "dark")
                 result["visits"].append(dict(
                     loaded, width=width, scheme=colours, error=axe.get("error"),
-                    violations=axe.get("violations", []), scrollWidth=widths[0], clientWidth=widths[1],
-                    small=driver.execute_script(SMALL_TARGETS),
-                    newCards=len(driver.find_elements(By.CSS_SELECTOR, "ol.suggestions li")),
-                    newButtons=len(driver.find_elements(By.CSS_SELECTOR, ".new-actions button")),
-                    darkRules=axe.get("rules", []) if colours == "dark" else None,
-                    darkChanges=driver.execute_script(DARK_CHANGES) if colours == "dark" else None))
+                    violations=axe.get("violations", []), scrollWidth=laid["widths"][0],
+                    clientWidth=laid["widths"][1], small=laid["small"], newCards=laid["newCards"],
+                    newButtons=laid["newButtons"], darkRules=axe.get("rules", []) if colours == "dark" else None,
+                    darkChanges=laid["dark"]))
     scheme(driver, "light")
 
 
@@ -259,12 +270,11 @@ def edits(driver, plan):
     return done
 
 
-def signed_out(plan, source):
+def signed_out(borrow, plan, source):
     """The signed-out sweep, then what a visitor reads: the cards, the paging, the hostile titles."""
-    started = time.monotonic()
-    driver = browser(360, 900)
     result = {"visits": []}
-    try:
+    with borrow(360, 900) as driver:
+        started = time.monotonic()
         sweep(driver, plan, source, False, result)
         result["sweptAfter"] = time.monotonic() - started
         driver.set_window_size(1280, 900)
@@ -278,17 +288,14 @@ def signed_out(plan, source):
             driver.get(plan["base"] + path)
             result["bdi"][path] = driver.execute_script(BDI)
         result["readAfter"] = time.monotonic() - started
-    finally:
-        driver.quit()
     return result
 
 
-def signed_in(plan, source, swept):
+def signed_in(borrow, plan, source, swept):
     """The signed-in sweep; then, once `swept` (the signed-out reads are done), the edits from the cards."""
-    started = time.monotonic()
-    driver = browser(360, 900)
     result = {"visits": []}
-    try:
+    with borrow(360, 900) as driver:
+        started = time.monotonic()
         sign_in(driver, plan["base"], plan["password"])
         sweep(driver, plan, source, True, result)
         result["sweptAfter"] = time.monotonic() - started
@@ -300,26 +307,24 @@ def signed_in(plan, source, swept):
                                "url": driver.current_url,
                                "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
         result["editedAfter"] = time.monotonic() - started
-    finally:
-        driver.quit()
     return result
 
 
-def main():
+def run(borrow, arguments):
     """The two sweeps run side by side, each in its own Chromium (a core each); the edits wait for the signed-out
-    reads, which they would change."""
-    plan = json.loads(sys.argv[1])
+    reads, which they would change. Each sweep's seconds count from when it had its Chromium."""
+    plan = json.loads(arguments[0])
     source = axe_source()
     swept = threading.Event()
 
     def outside():
         try:
-            return signed_out(plan, source)
+            return signed_out(borrow, plan, source)
         finally:
             swept.set()
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        out, inside = pool.submit(outside), pool.submit(signed_in, plan, source, swept)
+        out, inside = pool.submit(outside), pool.submit(signed_in, borrow, plan, source, swept)
         first, second = out.result(), inside.result()
     result = {**first, "edits": second["edits"], "visits": first["visits"] + second["visits"],
               "rules": sorted(set(first.get("rules", [])) | set(second.get("rules", []))),
@@ -328,7 +333,11 @@ def main():
               "timing": {"signedOutSwept": first.get("sweptAfter"), "signedOutRead": first.get("readAfter"),
                          "signedInSwept": second.get("sweptAfter"), "edited": second.get("editedAfter"),
                          "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0)}}
-    print(json.dumps(result))
+    return result
+
+
+def main():
+    print(json.dumps(run(own_browser, sys.argv[1:])))
 
 
 if __name__ == "__main__":
