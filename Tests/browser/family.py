@@ -286,8 +286,10 @@ def edits(driver, plan):
 def signed_out(borrow, plan, source):
     """The signed-out sweep, then what a visitor reads: the cards, the paging, the hostile titles."""
     result = {"visits": []}
-    with borrow(360, 900) as driver:
+    asked = time.monotonic()
+    with borrow(360, 900, first=True) as driver:
         started = time.monotonic()
+        result["waited"] = started - asked
         sweep(driver, plan, source, False, result)
         result["sweptAfter"] = time.monotonic() - started
         driver.set_window_size(1280, 900)
@@ -307,8 +309,10 @@ def signed_out(borrow, plan, source):
 def signed_in(borrow, plan, source, swept):
     """The signed-in sweep; then, once `swept` (the signed-out reads are done), the edits from the cards."""
     result = {"visits": []}
-    with borrow(360, 900) as driver:
+    asked = time.monotonic()
+    with borrow(360, 900, first=True) as driver:
         started = time.monotonic()
+        result["waited"] = started - asked
         sign_in(driver, plan["base"], plan["password"])
         sweep(driver, plan, source, True, result)
         result["sweptAfter"] = time.monotonic() - started
@@ -347,7 +351,8 @@ def run(borrow, arguments):
                          "signedInSwept": second.get("sweptAfter"), "edited": second.get("editedAfter"),
                          "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0),
                          "axeDark": first.get("axeDarkSeconds", 0) + second.get("axeDarkSeconds", 0),
-                         "loads": first.get("loadSeconds", 0) + second.get("loadSeconds", 0)}}
+                         "loads": first.get("loadSeconds", 0) + second.get("loadSeconds", 0),
+                         "waitedForChromium": [first.get("waited"), second.get("waited")]}}
     return result
 
 

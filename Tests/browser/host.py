@@ -3,9 +3,10 @@
 Usage: host.py [SIZE]
 Reads one JSON request a line on stdin, {"id": N, "script": "pages", "args": [...]}, runs that script's
 `run(borrow, args)` on a thread of its own, and writes one line back, {"id": N, "result": {...}} or
-{"id": N, "error": "..."}. At most SIZE Chromiums (2 unless named) are started, each once, when first needed; a
-script borrows one for its pages and gives it back cleared (cookies, colour scheme, size, console log), so the
-next script meets a browser as a fresh one. At the end of stdin (the test process ended) every Chromium is quit.
+{"id": N, "error": "..."}. SIZE Chromiums (3 unless named) are started once, as the host starts; a script
+borrows one for its pages and gives it back cleared (cookies, colour scheme, size, console log), so the next script
+meets a browser as a fresh one. A borrower that asks `first` (family.py, the longest, which bounds the run) is
+served before the others waiting. At the end of stdin (the test process ended) every Chromium is quit.
 The Swift side is Tests/mustcTests/SharedBrowser.swift; each script still runs on its own from the command line.
 """
 
@@ -24,13 +25,13 @@ from pages import browser
 
 class Pool:
     def __init__(self, size):
-        self.size, self.free, self.started = size, [], 0
+        self.size, self.free, self.started, self.urgent = size, [], 0, 0
         self.condition = threading.Condition()
         self.everyone = []
 
     @contextlib.contextmanager
-    def borrow(self, width, height):
-        driver = self.take()
+    def borrow(self, width, height, first=False):
+        driver = self.take(first)
         healthy = False
         try:
             clear(driver, width, height)
@@ -40,11 +41,16 @@ class Pool:
         finally:
             self.give(driver, healthy)
 
-    def take(self):
+    def take(self, first=False):
         with self.condition:
-            while not self.free and self.started >= self.size:
-                self.condition.wait()
+            self.urgent += 1 if first else 0
+            try:
+                while (not self.free and self.started >= self.size) or (self.urgent and not first):
+                    self.condition.wait()
+            finally:
+                self.urgent -= 1 if first else 0
             if self.free:
+                self.condition.notify_all()
                 return self.free.pop()
             self.started += 1
         try:
@@ -52,7 +58,7 @@ class Pool:
         except BaseException:
             with self.condition:
                 self.started -= 1
-                self.condition.notify()
+                self.condition.notify_all()
             raise
         driver.set_page_load_timeout(60)
         with self.condition:
@@ -69,7 +75,15 @@ class Pool:
             else:
                 self.started -= 1
                 self.everyone.remove(driver)
-            self.condition.notify()
+            self.condition.notify_all()
+
+    def warm(self):
+        """Starts every Chromium now, side by side, while the tests are still making what they will show."""
+        def start():
+            driver = self.take()
+            self.give(driver, True)
+        for _ in range(self.size):
+            threading.Thread(target=start, daemon=True).start()
 
     def close(self):
         with self.condition:
@@ -120,8 +134,9 @@ def serve(pool, request, lock):
 def main():
     # A group of its own, so that a test ending a hung host ends its drivers and Chromiums with it.
     os.setpgid(0, 0)
-    pool = Pool(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    pool = Pool(int(sys.argv[1]) if len(sys.argv) > 1 else 3)
     lock = threading.Lock()
+    pool.warm()
     threads = []
     try:
         for line in sys.stdin:

@@ -26,8 +26,9 @@ def browser(width, height):
 
 
 @contextlib.contextmanager
-def own_browser(width, height):
-    """A Chromium of this run's own, quit at the end: `borrow` for a script run from the command line."""
+def own_browser(width, height, first=False):
+    """A Chromium of this run's own, quit at the end: `borrow` for a script run from the command line (`first`, the
+    shared pool's priority, means nothing here)."""
     driver = browser(width, height)
     try:
         yield driver

@@ -30,13 +30,13 @@ final class SharedBrowser: Sendable {
     /// and returns its result; throws `ServeError.browser` with the script's error, or when no answer came within
     /// `deadline` seconds (waiting for a free Chromium included).
     func run(_ script: String, _ arguments: [String], deadline: Double) async throws -> [String: Any] {
-        try BrowserTools.require()
         let id = nextId.add(1, ordering: .relaxed).newValue
         let request = try JSONSerialization.data(
             withJSONObject: ["id": id, "script": script.replacingOccurrences(of: ".py", with: ""), "args": arguments])
+        try BrowserTools.require()
         let running = try host.withLock { host in
             if host == nil || host?.process.isRunning == false { host = try start() }
-            // A write to a host that has just died throws (EPIPE is ignored by the test process), not a signal.
+            // A host that ended is started again first; this file's `stop` forgets a host before it kills it.
             try host!.input.write(contentsOf: request + Data("\n".utf8))
             return host!
         }
@@ -56,6 +56,15 @@ final class SharedBrowser: Sendable {
             throw ServeError.browser("\(script): no result in \(answer)")
         }
         return result
+    }
+
+    /// Starts the host (and so its Chromiums) now, if it is not running: a test calls it before it makes what it
+    /// will show, so the Chromiums start while it does.
+    func warm() throws {
+        try BrowserTools.require()
+        try host.withLock { host in
+            if host == nil || host?.process.isRunning == false { host = try start() }
+        }
     }
 
     private func start() throws -> Host {
