@@ -107,10 +107,12 @@ let package = Package(
         // The CPU of reading one details answer with its appended blocks, whole and cut to the region, for
         // contrib/benchmarks/run (`--only answer`); never linked into mustc.
         .executableTarget(name: "answer-bench", dependencies: ["MustCore"]),
+        // What the three test targets share: the one way they wait on something outside the test (Poll).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "MustCoreTests",
             dependencies: [
-                "MustCore", "TMDBStub", .product(name: "Logging", package: "swift-log"),
+                "MustCore", "TMDBStub", "TestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
@@ -123,14 +125,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The application opened in-process (`app.test(.router)`): routes without a port, on a TestClock.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Clocks", package: "swift-clocks"), "TMDBStub",
+                .product(name: "Clocks", package: "swift-clocks"), "TMDBStub", "TestSupport",
             ]
         ),
         // ZIPFoundation writes the Letterboxd export zips the import tests read.
         .testTarget(
             name: "mustcTests",
             dependencies: [
-                "mustc", "MustCore", "TMDBStub", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "mustc", "MustCore", "TMDBStub", "TestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

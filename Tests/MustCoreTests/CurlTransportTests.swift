@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 @testable import MustCore
@@ -85,8 +86,7 @@ import Testing
         let transport = CurlTransport.make(time: .system)
         let details = request("movie/194", timeout: 120)
         let task = Task { try await transport(details) }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while stub.peakConcurrency == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await Poll.until(within: .seconds(60)) { stub.peakConcurrency != 0 }
         task.cancel()
         try #require(stub.peakConcurrency > 0, "the request never reached the stub")
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -111,8 +111,7 @@ import Testing
         #expect(try await loop.perform(request("movie/194")).status == 200)
         #expect(loop.threadRunning)
         await clock.advance(by: .seconds(5))
-        let deadline = ContinuousClock.now + .seconds(60)
-        while loop.threadRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await Poll.until(within: .seconds(60), every: .milliseconds(20)) { !loop.threadRunning }
         #expect(!loop.threadRunning)
         #expect(try await loop.perform(request("movie/194")).status == 200)
         #expect(stub.requestCount == 2)

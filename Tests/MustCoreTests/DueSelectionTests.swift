@@ -46,7 +46,7 @@ import Testing
             // The run reschedules what it checked (always past its start) while it is still reading: nothing may
             // come back, and nothing may be skipped.
             let check = MovieCheck(checkedAt: asOf, interval: 60, nextCheckAt: asOf + 60)
-            try store.apply([.checked(movieId: movie.id, check)], now: Date())
+            try store.apply([.checked(movieId: movie.id, check)], now: testStart)
         }
         #expect(seen == stride(from: 300, through: 3, by: -3).map(Int64.init))
     }

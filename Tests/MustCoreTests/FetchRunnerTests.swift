@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import MustCore
 import TMDBStub
+import TestSupport
 import Testing
 
 /// UpdateMovieOperations and the completion result against the loopback stub, with faults injected.
@@ -43,8 +44,8 @@ import Testing
     /// Adds `count` synthetic movies (and Amélie) and resolves them with a first run.
     @discardableResult
     func seeded(_ count: Int = 20) async throws -> FetchReport {
-        _ = try store.link(member: "Alice", title: "Amélie", now: Date())
-        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)", now: Date()) }
+        _ = try store.link(member: "Alice", title: "Amélie", now: testStart)
+        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)", now: testStart) }
         let first = await runner().run()
         #expect(first.summary.changed == count + 1)
         #expect(try store.unresolvedMovies().isEmpty)
@@ -158,7 +159,7 @@ import Testing
         #expect(failing.map(\.title) == ["Movie 3"])
         #expect(failing.first?.notFoundAt != nil)
         #expect(try store.moviesToRefresh().count == 21)
-        #expect(try store.fetchScope(now: Date()).total == 21)
+        #expect(try store.fetchScope(now: testStart).total == 21)
         stub.resetCounters()
         let next = await runner().run()
         #expect(next.summary.skipped == 1)
@@ -247,8 +248,7 @@ import Testing
         let clock = TestClock<Duration>()
         let fetch = runner(concurrency: 1, timeout: 120, budget: 60, pageSize: pageSize, time: .test(clock))
         let run = Task { await fetch.run() }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while stub.requestCount < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await Poll.until(within: .seconds(60)) { stub.requestCount >= 6 }
         try #require(stub.requestCount == 6, "the run never asked for the sixth movie")
         await clock.advance(by: .seconds(60))
         let report = await run.value
@@ -271,8 +271,7 @@ import Testing
         stub.inject(.hang(seconds: 120), on: .details(id: 100_011), times: nil)
         let fetch = runner(concurrency: 2, timeout: 120)
         let task = Task { await fetch.run() }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while stub.requestCount < 13, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await Poll.until(within: .seconds(60)) { stub.requestCount >= 13 }
         try #require(stub.requestCount == 13, "the run never asked for Movie 12")
         task.cancel()
         let report = await task.value
@@ -289,7 +288,7 @@ import Testing
 
     @Test func aMovieWithoutRemoteIdIsResolvedBySearchAndMerged() async throws {
         try await seeded()
-        _ = try store.link(member: "Carol", title: "Le Fabuleux Destin d'Amélie Poulain", now: Date())
+        _ = try store.link(member: "Carol", title: "Le Fabuleux Destin d'Amélie Poulain", now: testStart)
         let report = await runner().run()
         #expect(report.summary.changed == 1)
         #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE remoteId = 194") == "1")

@@ -29,12 +29,12 @@ import Testing
         #expect(try sqlite(path, "SELECT count(*) FROM hookRun") == "0")
         let since = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(try store.changes(since: since).changes.isEmpty)
-        #expect(try store.status(now: Date()).hook == nil)
+        #expect(try store.status(now: testStart).hook == nil)
 
         // The next check that finds Amélie changed records a change from the figures the old release stored.
         var amelie = StoreIdentityTests.amelie
         amelie.voteCount = 11_500
-        try store.apply([.ratings(movieId: 1, amelie)], now: Date())
+        try store.apply([.ratings(movieId: 1, amelie)], now: testStart)
         let change = try #require(try store.changes(since: since).changes.first)
         #expect(change.first.figures == Figures(popularity: 7.248, voteAverage: 7.9, voteCount: 11_412))
         #expect(change.last.figures.voteCount == 11_500)

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 @testable import MustCore
@@ -37,7 +38,7 @@ import Testing
     }
 
     func link(_ count: Int) throws {
-        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)", now: Date()) }
+        for index in 1...count { _ = try store.link(member: "Bob", title: "Movie \(index)", now: testStart) }
     }
 
     func storedVoteCounts() throws -> String {
@@ -54,7 +55,7 @@ import Testing
                 .resolved(movieId: ids[0], RemoteMovie(id: 100_000, title: "Movie 1", voteCount: 11)),
                 .resolved(movieId: ids[1], RemoteMovie(id: 0, title: "Movie 2", voteCount: 22)),
                 .resolved(movieId: ids[2], RemoteMovie(id: 100_002, title: "Movie 3", voteCount: 33)),
-            ], now: Date())
+            ], now: testStart)
         #expect(refused.map(\.write.movieId) == [ids[1]])
         #expect(refused.first?.reason.contains("CHECK constraint failed") == true)
         #expect(try storedVoteCounts() == "11,-,33")
@@ -83,7 +84,7 @@ import Testing
 
     @Test func aChangeSQLiteRefusedIsCountedAsAFailureNotAChange() async throws {
         try link(5)
-        _ = try store.link(member: "Bob", title: "Zero", now: Date())
+        _ = try store.link(member: "Bob", title: "Zero", now: testStart)
         let report = await runner().run()
         #expect(report.summary.storeFailure == nil)
         #expect(report.summary.changed == 5)
@@ -106,10 +107,9 @@ import Testing
         let run = Task(executorPreference: fetch.client.executor) { await fetch.run() }
         // Five answers arrive at once and the sixth hangs: the five must be committed while it hangs.
         var committed = 0
-        let deadline = Date().addingTimeInterval(90)
-        while committed < 5, Date() < deadline {
+        try await Poll.until(within: .seconds(90), every: .milliseconds(50)) {
             committed = try store.moviesToRefresh().filter { $0.remoteId != nil }.count
-            try await Task.sleep(for: .milliseconds(50))
+            return committed >= 5
         }
         run.cancel()
         let report = await run.value
@@ -156,8 +156,7 @@ import Testing
     static func commitAfterTwentyRequests(stub: TMDBStubServer, holder: FileHandle) async -> Int {
         await withCheckedContinuation { continuation in
             Thread {
-                let deadline = Date().addingTimeInterval(5)
-                while stub.requestCount < 20, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+                Poll.blockingUntil(within: .seconds(5), every: .milliseconds(20)) { stub.requestCount >= 20 }
                 let answered = stub.requestCount
                 holder.write(Data("COMMIT;\n".utf8))
                 try? holder.close()

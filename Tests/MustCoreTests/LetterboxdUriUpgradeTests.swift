@@ -31,10 +31,10 @@ import Testing
             ImportEntry(title: "No Such Film", letterboxdUri: "https://boxd.it/nsf"),
             ImportEntry(title: "no such film", letterboxdUri: "https://boxd.it/other"),
         ]
-        #expect(try store.placeKnown(member: "Ann", rows, now: Date()) == [.linked, .needsLookup])
+        #expect(try store.placeKnown(member: "Ann", rows, now: testStart) == [.linked, .needsLookup])
         #expect(try sqlite(path, "SELECT letterboxdUri FROM movie WHERE id = 3") == "https://boxd.it/nsf")
-        let other = try store.linkImported(member: "Ann", rows[1], now: Date())
+        let other = try store.linkImported(member: "Ann", rows[1], now: testStart)
         #expect(other.movieId > 4 && other.linked)
-        #expect(try store.placeKnown(member: "Ann", rows, now: Date()) == [.alreadyLinked, .alreadyLinked])
+        #expect(try store.placeKnown(member: "Ann", rows, now: testStart) == [.alreadyLinked, .alreadyLinked])
     }
 }

@@ -15,7 +15,7 @@ import Testing
         let store = try Store(path: scratch.file("family.sqlite"), logger: quietLogger)
         editor = MovieEditor(
             store: store, checks: MovieSchedulePolicy(),
-            time: TimeSource(now: { Date() }, clock: TimeSource.system.clock, random: { 0.5 }))
+            time: TimeSource(now: { testStart }, clock: TimeSource.system.clock, random: { 0.5 }))
     }
 
     deinit { stub.stop() }
@@ -64,7 +64,7 @@ import Testing
             return
         }
         #expect(Set(candidates.map(\.id)) == [8587, 420818])
-        let waiting = try editor.store.status(now: Date()).needsChoice
+        let waiting = try editor.store.status(now: testStart).needsChoice
         #expect(waiting.map(\.members) == [["Bob"]])
         #expect(Set(waiting.first?.candidates.map(\.remoteId) ?? []) == [8587, 420818])
         #expect(try editor.store.ratings(member: "Bob").members.first?.movies.map(\.remoteId) == [nil])

@@ -17,7 +17,7 @@ import Testing
     /// Movie 3 (Bob) has no TMDB figures and no offer in the US.
     func library() throws -> Store {
         let store = try Store(path: scratch.file("mustc.sqlite"), logger: quietLogger)
-        let start = Date().addingTimeInterval(-3 * 86_400)
+        let start = testStart.addingTimeInterval(-3 * 86_400)
         var ids: [Int64] = []
         for (remoteId, average) in [(1, 7.0), (2, 6.0), (3, nil)] as [(Int, Double?)] {
             let link = try store.link(member: remoteId == 3 ? "Bob" : "Ann", movie: .tmdb(remoteId), now: start)
@@ -45,13 +45,13 @@ import Testing
                 MovieExtras(runtime: 120, genres: ["Horror"], certification: .some(nil), providers: []),
                 region: "US"),
         ]
-        #expect(try store.apply(writes, now: Date()).isEmpty)
+        #expect(try store.apply(writes, now: testStart).isEmpty)
         return store
     }
 
     @Test func eachCandidateCarriesItsOwnTrendFactsAndOffers() throws {
         let store = try library()
-        let since = Date().addingTimeInterval(-7 * 86_400)
+        let since = testStart.addingTimeInterval(-7 * 86_400)
         let night = try store.movieNight(members: ["Ann", "Bob"], trendSince: since, region: "US")
         let byTitle = Dictionary(uniqueKeysWithValues: night.candidates.map { ($0.title, $0) })
         #expect(byTitle.keys.sorted() == ["Movie 1", "Movie 2", "Movie 3"])
@@ -71,7 +71,7 @@ import Testing
 
     @Test func withoutARegionNoneOfTonightsFactsAreRead() throws {
         let store = try library()
-        let night = try store.movieNight(members: ["Bob"], trendSince: Date().addingTimeInterval(-86_400))
+        let night = try store.movieNight(members: ["Bob"], trendSince: testStart.addingTimeInterval(-86_400))
         #expect(night.candidates.map(\.title).sorted() == ["Movie 1", "Movie 3"])
         #expect(night.candidates.allSatisfy { $0.runtime == nil && $0.genres.isEmpty && $0.providers == nil })
         // A window opening after the baseline starts from the change's "before" figure.

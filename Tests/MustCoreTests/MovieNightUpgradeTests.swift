@@ -65,7 +65,7 @@ import Testing
                 path,
                 "SELECT memberId, movieId, addedAt, watched, watchedOn, ownRating FROM memberMovie ORDER BY memberId, movieId"
             ) == links)
-        let library = try store.movieNight(members: ["Ann"], trendSince: Date(), region: "US", taste: true)
+        let library = try store.movieNight(members: ["Ann"], trendSince: testStart, region: "US", taste: true)
         #expect(library.tastes.first?.genres[TitleKey.make("Comedy")]?.films == 1)
     }
 }

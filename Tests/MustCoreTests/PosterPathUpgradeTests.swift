@@ -26,17 +26,17 @@ import Testing
         // Amélie's figures move: the same write brings the path. Dune's stay: the path alone is written.
         var amelie = RemoteMovie(id: 194, title: "Amélie", voteAverage: 8.0, voteCount: 11_500, posterPath: "/a1.jpg")
         amelie.releaseDate = "2001-04-25"
-        try store.apply([.ratings(movieId: 1, amelie), .poster(movieId: 2, path: "/dune_2021-x.webp")], now: Date())
+        try store.apply([.ratings(movieId: 1, amelie), .poster(movieId: 2, path: "/dune_2021-x.webp")], now: testStart)
         #expect(try sqlite(path, "SELECT id, posterPath FROM movie WHERE id < 3") == "1|/a1.jpg\n2|/dune_2021-x.webp")
         // An answer without a path (or with one refused) keeps the one stored.
         amelie.posterPath = nil
         amelie.voteCount = 11_600
-        try store.apply([.ratings(movieId: 1, amelie)], now: Date())
+        try store.apply([.ratings(movieId: 1, amelie)], now: testStart)
         #expect(try sqlite(path, "SELECT posterPath FROM movie WHERE id = 1") == "/a1.jpg")
         // Resolving an unresolved movie stores its path with its figures.
         _ = try store.resolve(
             movieId: 4, with: RemoteMovie(id: 841, title: "Dune", releaseDate: "1984-12-14", posterPath: "/d84.png"),
-            now: Date())
+            now: testStart)
         #expect(try store.movieReport(.tmdb(841))?.posterPath == "/d84.png")
         #expect(try store.ratings(member: "Bob").members.first?.movies.map(\.posterPath).contains("/d84.png") == true)
     }

@@ -50,7 +50,7 @@ import Testing
         #expect(try sqlite(path, "SELECT nextCheckAt FROM movieSchedule WHERE movieId = 1") == "5000.0")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         // Both spellings name the one member and the one movie now.
-        #expect(try store.link(member: "An\u{AD}n", title: "Up\u{FEFF}", now: Date()).linked == false)
+        #expect(try store.link(member: "An\u{AD}n", title: "Up\u{FEFF}", now: testStart).linked == false)
     }
 
     @Test func aCurrentFileIsNotReKeyedAgain() throws {
@@ -119,6 +119,6 @@ import Testing
         #expect(try sqlite(path, "SELECT identityKey FROM movie ORDER BY id") == "tmdb:14160\ntitle:dune (1984)")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         // The spellings typed before still name their movies.
-        #expect(try store.link(member: "Ann", movie: .title("Dune", year: 1984), now: Date()).movieId == 2)
+        #expect(try store.link(member: "Ann", movie: .title("Dune", year: 1984), now: testStart).movieId == 2)
     }
 }

@@ -19,7 +19,7 @@ import Testing
         try stub.start()
         store = try Store(path: directory.file("mustc.sqlite"), logger: quietLogger)
         for title in ["Amélie", "Up", "Spirited Away"] {
-            _ = try store.link(member: "Alice", title: title, now: Date())
+            _ = try store.link(member: "Alice", title: title, now: testStart)
         }
     }
 

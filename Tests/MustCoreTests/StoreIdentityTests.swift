@@ -20,12 +20,12 @@ import Testing
 
     @Test func remakesWithOneTitleAreTwoMovies() throws {
         let store = try open()
-        let old = try store.link(member: "Ann", movie: .title("Dune", year: 1984), now: Date())
-        let new = try store.link(member: "Bob", movie: .title("DUNE", year: 2021), now: Date())
+        let old = try store.link(member: "Ann", movie: .title("Dune", year: 1984), now: testStart)
+        let new = try store.link(member: "Bob", movie: .title("DUNE", year: 2021), now: testStart)
         #expect(old.movieId != new.movieId && old.shown == "Dune (1984)" && new.shown == "DUNE (2021)")
-        #expect(try store.link(member: "Ann", movie: .title("dune", year: 1984), now: Date()).movieId == old.movieId)
-        _ = try store.resolve(movieId: old.movieId, with: Self.dune1984, now: Date())
-        _ = try store.resolve(movieId: new.movieId, with: Self.dune2021, now: Date())
+        #expect(try store.link(member: "Ann", movie: .title("dune", year: 1984), now: testStart).movieId == old.movieId)
+        _ = try store.resolve(movieId: old.movieId, with: Self.dune1984, now: testStart)
+        _ = try store.resolve(movieId: new.movieId, with: Self.dune2021, now: testStart)
         let movies = try store.movies()
         // Linked, each shows TMDB's title; "DUNE" stays an alias.
         #expect(movies.map(\.shown) == ["Dune (1984)", "Dune (2021)"])
@@ -35,12 +35,12 @@ import Testing
 
     @Test func aMergeKeepsEverySpellingForAddAndRemove() throws {
         let store = try open()
-        let amelie = try store.link(member: "Ann", title: "Amélie", now: Date())
-        let poulain = try store.link(member: "Bob", title: "Le Fabuleux Destin d'Amélie Poulain", now: Date())
-        _ = try store.resolve(movieId: amelie.movieId, with: Self.amelie, now: Date())
-        let merged = try store.resolve(movieId: poulain.movieId, with: Self.amelie, now: Date())
+        let amelie = try store.link(member: "Ann", title: "Amélie", now: testStart)
+        let poulain = try store.link(member: "Bob", title: "Le Fabuleux Destin d'Amélie Poulain", now: testStart)
+        _ = try store.resolve(movieId: amelie.movieId, with: Self.amelie, now: testStart)
+        let merged = try store.resolve(movieId: poulain.movieId, with: Self.amelie, now: testStart)
         #expect(merged.movieId == amelie.movieId && merged.merged == "Le Fabuleux Destin d'Amélie Poulain")
-        let again = try store.link(member: "Cleo", title: "le fabuleux destin d'amelie poulain", now: Date())
+        let again = try store.link(member: "Cleo", title: "le fabuleux destin d'amelie poulain", now: testStart)
         #expect(again.movieId == amelie.movieId && again.remoteId == 194 && !again.movieCreated)
         #expect(
             try store.unlink(member: "Bob", title: "LE FABULEUX DESTIN D'AMELIE POULAIN")
@@ -54,10 +54,10 @@ import Testing
 
     @Test func removeAsksWhichRemakeInsteadOfGuessing() throws {
         let store = try open()
-        let old = try store.link(member: "Ann", movie: .title("Dune", year: 1984), now: Date())
-        let new = try store.link(member: "Ann", movie: .title("Dune", year: 2021), now: Date())
-        _ = try store.resolve(movieId: old.movieId, with: Self.dune1984, now: Date())
-        _ = try store.resolve(movieId: new.movieId, with: Self.dune2021, now: Date())
+        let old = try store.link(member: "Ann", movie: .title("Dune", year: 1984), now: testStart)
+        let new = try store.link(member: "Ann", movie: .title("Dune", year: 2021), now: testStart)
+        _ = try store.resolve(movieId: old.movieId, with: Self.dune1984, now: testStart)
+        _ = try store.resolve(movieId: new.movieId, with: Self.dune2021, now: testStart)
         guard case .ambiguous(let member, let movies) = try store.unlink(member: "ann", title: "Dune") else {
             Issue.record("two movies called Dune must not be guessed between")
             return
@@ -73,52 +73,52 @@ import Testing
 
     @Test func anIdNamesTheMovieBeforeTMDBNamesIt() throws {
         let store = try open()
-        let byId = try store.link(member: "Ann", movie: .tmdb(841), now: Date())
+        let byId = try store.link(member: "Ann", movie: .tmdb(841), now: testStart)
         #expect(byId.title == "tmdb:841" && byId.remoteId == 841 && byId.updatedAt == nil)
-        _ = try store.resolve(movieId: byId.movieId, with: Self.dune1984, now: Date())
-        #expect(try store.link(member: "Bob", movie: .tmdb(841), now: Date()).shown == "Dune (1984)")
-        let byImdb = try store.link(member: "Ann", movie: .imdb("tt1160419"), now: Date())
+        _ = try store.resolve(movieId: byId.movieId, with: Self.dune1984, now: testStart)
+        #expect(try store.link(member: "Bob", movie: .tmdb(841), now: testStart).shown == "Dune (1984)")
+        let byImdb = try store.link(member: "Ann", movie: .imdb("tt1160419"), now: testStart)
         #expect(byImdb.remoteId == nil && byImdb.title == "imdb:tt1160419")
-        _ = try store.resolve(movieId: byImdb.movieId, with: Self.dune2021, now: Date())
-        let found = try store.link(member: "Bob", movie: .imdb("tt1160419"), now: Date())
+        _ = try store.resolve(movieId: byImdb.movieId, with: Self.dune2021, now: testStart)
+        let found = try store.link(member: "Bob", movie: .imdb("tt1160419"), now: testStart)
         #expect(found.movieId == byImdb.movieId && found.shown == "Dune (2021)" && found.remoteId == 438631)
     }
 
     @Test func resolvingAgainMovesAMovieToAnotherIdOrIntoItsHolder() throws {
         let store = try open()
-        let wrong = try store.link(member: "Ann", title: "Dune", now: Date())
-        _ = try store.resolve(movieId: wrong.movieId, with: Self.dune2021, now: Date())
-        let moved = try store.resolve(movieId: wrong.movieId, with: Self.dune1984, now: Date())
+        let wrong = try store.link(member: "Ann", title: "Dune", now: testStart)
+        _ = try store.resolve(movieId: wrong.movieId, with: Self.dune2021, now: testStart)
+        let moved = try store.resolve(movieId: wrong.movieId, with: Self.dune1984, now: testStart)
         #expect(moved.movieId == wrong.movieId && moved.merged == nil && moved.shown == "Dune (1984)")
         #expect(try sqlite(path, "SELECT identityKey, remoteId FROM movie") == "tmdb:841|841")
-        let other = try store.link(member: "Bob", movie: .tmdb(438631), now: Date())
-        _ = try store.resolve(movieId: other.movieId, with: Self.dune2021, now: Date())
+        let other = try store.link(member: "Bob", movie: .tmdb(438631), now: testStart)
+        _ = try store.resolve(movieId: other.movieId, with: Self.dune2021, now: testStart)
         // Ann's movie was added first, so it keeps its row whichever of the two is resolved onto the other.
-        let merged = try store.resolve(movieId: wrong.movieId, with: Self.dune2021, now: Date())
+        let merged = try store.resolve(movieId: wrong.movieId, with: Self.dune2021, now: testStart)
         #expect(merged.movieId == wrong.movieId && merged.merged == "Dune (2021)")
         #expect(try store.movies().map(\.members) == [["Ann", "Bob"]])
-        #expect(try store.link(member: "Cleo", title: "dune", now: Date()).movieId == wrong.movieId)
+        #expect(try store.link(member: "Cleo", title: "dune", now: testStart).movieId == wrong.movieId)
         #expect(
             try sqlite(path, "SELECT id, identityKey, remoteId FROM movie") == "\(wrong.movieId)|tmdb:438631|438631")
     }
 
     @Test func candidatesWaitInStatusUntilTheMovieIsResolved() throws {
         let store = try open()
-        let disney = try store.link(member: "Ann", title: "Disney", now: Date())
-        _ = try store.link(member: "Bob", title: "disney", now: Date())
+        let disney = try store.link(member: "Ann", title: "Disney", now: testStart)
+        _ = try store.link(member: "Bob", title: "disney", now: testStart)
         let candidates = [
             MovieCandidate(remoteId: 1_027_159, title: "Andor: A Disney+ Day Special Look", year: 2022),
             MovieCandidate(remoteId: 603_692, title: "Disneyland Dream", year: nil),
         ]
         try store.saveCandidates(movieId: disney.movieId, candidates)
-        let status = try store.status(now: Date())
+        let status = try store.status(now: testStart)
         #expect(status.needsChoice.map(\.candidates) == [candidates])
         #expect(status.needsChoice.first?.members == ["Ann", "Bob"])
-        let text = status.text(now: Date())
+        let text = status.text(now: testStart)
         #expect(text.contains("mustc resolve Ann Disney tmdb:1027159    # Andor: A Disney+ Day Special Look (2022)"))
         _ = try store.resolve(
-            movieId: disney.movieId, with: RemoteMovie(id: 603_692, title: "Disneyland Dream"), now: Date())
-        #expect(try store.status(now: Date()).needsChoice.isEmpty)
+            movieId: disney.movieId, with: RemoteMovie(id: 603_692, title: "Disneyland Dream"), now: testStart)
+        #expect(try store.status(now: testStart).needsChoice.isEmpty)
         #expect(try sqlite(path, "SELECT count(*) FROM movieCandidate") == "0")
     }
 }

@@ -13,8 +13,8 @@ import Testing
 
     @Test func knownMoviesAreLinkedAndOnlyTheOthersNeedALookup() throws {
         let store = try open()
-        let dune = try store.link(member: "Bob", movie: .title("Dune", year: 1984), now: Date())
-        _ = try store.resolve(movieId: dune.movieId, with: Self.dune1984, now: Date())
+        let dune = try store.link(member: "Bob", movie: .title("Dune", year: 1984), now: testStart)
+        _ = try store.resolve(movieId: dune.movieId, with: Self.dune1984, now: testStart)
         let entries = [
             ImportEntry(title: "DUNE", year: 1984),  // a spelling typed before, with its year
             ImportEntry(title: "Dune", year: 2021),  // the remake: not known
@@ -23,11 +23,11 @@ import Testing
             ImportEntry(title: "Dune", year: 1984),
         ]
         #expect(
-            try store.placeKnown(member: "Ann", entries, now: Date()) == [
+            try store.placeKnown(member: "Ann", entries, now: testStart) == [
                 .linked, .needsLookup, .needsLookup, .linked, .alreadyLinked,
             ])
         #expect(
-            try store.placeKnown(member: "ann", entries, now: Date()) == [
+            try store.placeKnown(member: "ann", entries, now: testStart) == [
                 .alreadyLinked, .needsLookup, .needsLookup, .alreadyLinked, .alreadyLinked,
             ])
         let ann = try #require(try store.ratings(member: "Ann").members.first)
@@ -37,34 +37,35 @@ import Testing
 
     @Test func aRowWithAnotherTMDBIdIsAnotherMovieOfThatName() throws {
         let store = try open()
-        let dune = try store.link(member: "Bob", movie: .title("Dune", year: 1984), now: Date())
-        _ = try store.resolve(movieId: dune.movieId, with: Self.dune1984, now: Date())
+        let dune = try store.link(member: "Bob", movie: .title("Dune", year: 1984), now: testStart)
+        _ = try store.resolve(movieId: dune.movieId, with: Self.dune1984, now: testStart)
         #expect(
-            try store.placeKnown(member: "Ann", [ImportEntry(title: "Dune", year: 1984, tmdbId: 999)], now: Date()) == [
-                .linked
-            ])
+            try store.placeKnown(member: "Ann", [ImportEntry(title: "Dune", year: 1984, tmdbId: 999)], now: testStart)
+                == [
+                    .linked
+                ])
         let movies = try store.movies()
         #expect(movies.map(\.remoteId) == [841, 999])
     }
 
     @Test func aRowTeachesAnUnresolvedMovieItsIds() throws {
         let store = try open()
-        _ = try store.link(member: "Bob", movie: .title("Heat", year: 1995), now: Date())
+        _ = try store.link(member: "Bob", movie: .title("Heat", year: 1995), now: testStart)
         let entry = ImportEntry(title: "heat", year: 1995, tmdbId: 949, imdbId: "tt0113277")
-        #expect(try store.placeKnown(member: "Ann", [entry], now: Date()) == [.linked])
+        #expect(try store.placeKnown(member: "Ann", [entry], now: testStart) == [.linked])
         let movies = try store.movies()
         #expect(movies.map(\.remoteId) == [949] && movies.map(\.members) == [["Ann", "Bob"]])
         // The IMDb id is kept: a later row naming it by that id finds it.
         let byIMDb = ImportEntry(title: "Heat (the film)", imdbId: "tt0113277")
-        #expect(try store.placeKnown(member: "Cleo", [byIMDb], now: Date()) == [.linked])
+        #expect(try store.placeKnown(member: "Cleo", [byIMDb], now: testStart) == [.linked])
         #expect(try store.movies().map(\.members) == [["Ann", "Bob", "Cleo"]])
     }
 
     @Test func aLookedUpRowIsKeptWithItsYearWhateverTMDBSaid() throws {
         let store = try open()
-        let link = try store.linkImported(member: "Ann", ImportEntry(title: "Nowhere", year: 1999), now: Date())
+        let link = try store.linkImported(member: "Ann", ImportEntry(title: "Nowhere", year: 1999), now: testStart)
         #expect(link.linked && link.shown == "Nowhere (1999)" && link.remoteId == nil)
-        let again = try store.linkImported(member: "Ann", ImportEntry(title: "NOWHERE", year: 1999), now: Date())
+        let again = try store.linkImported(member: "Ann", ImportEntry(title: "NOWHERE", year: 1999), now: testStart)
         #expect(!again.linked && again.movieId == link.movieId)
     }
 }

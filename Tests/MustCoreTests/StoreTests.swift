@@ -26,11 +26,11 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     @Test func linkFindsOrCreatesByFoldedKeys() throws {
         let store = try open()
-        let first = try store.link(member: "Alice", title: "Amélie", now: Date())
+        let first = try store.link(member: "Alice", title: "Amélie", now: testStart)
         #expect(first.memberCreated && first.movieCreated && first.linked)
-        let second = try store.link(member: "Bob", title: "AMELIE", now: Date())
+        let second = try store.link(member: "Bob", title: "AMELIE", now: testStart)
         #expect(second.movieId == first.movieId && second.title == "Amélie" && !second.movieCreated)
-        let again = try store.link(member: "bob", title: "ame\u{301}lie", now: Date())
+        let again = try store.link(member: "bob", title: "ame\u{301}lie", now: testStart)
         #expect(!again.linked && !again.memberCreated && again.member == "Bob")
         #expect(try store.members().map(\.name) == ["Alice", "Bob"])
         #expect(try store.movies().map(\.members) == [["Alice", "Bob"]])
@@ -38,13 +38,13 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     @Test func resolveStoresRatingsAndMergesMoviesWithTheSameRemoteId() throws {
         let store = try open()
-        let amelie = try store.link(member: "Alice", title: "Amélie", now: Date())
-        let poulain = try store.link(member: "Bob", title: "Le Fabuleux Destin d'Amélie Poulain", now: Date())
-        _ = try store.link(member: "Alice", title: "Le Fabuleux Destin d'Amélie Poulain", now: Date())
+        let amelie = try store.link(member: "Alice", title: "Amélie", now: testStart)
+        let poulain = try store.link(member: "Bob", title: "Le Fabuleux Destin d'Amélie Poulain", now: testStart)
+        _ = try store.link(member: "Alice", title: "Le Fabuleux Destin d'Amélie Poulain", now: testStart)
         let remote = RemoteMovie(id: 194, title: "Amélie", popularity: 7.2, voteAverage: 7.9, voteCount: 100)
-        let first = try store.resolve(movieId: amelie.movieId, with: remote, now: Date())
+        let first = try store.resolve(movieId: amelie.movieId, with: remote, now: testStart)
         #expect(!first.mergedInto)
-        let merged = try store.resolve(movieId: poulain.movieId, with: remote, now: Date())
+        let merged = try store.resolve(movieId: poulain.movieId, with: remote, now: testStart)
         #expect(merged.mergedInto && merged.movieId == amelie.movieId && merged.title == "Amélie")
         let movies = try store.movies()
         #expect(movies.count == 1)
@@ -56,8 +56,8 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     @Test func unlinkDeletesOrphanedMoviesOnly() throws {
         let store = try open()
-        _ = try store.link(member: "Alice", title: "Up", now: Date())
-        _ = try store.link(member: "Bob", title: "Up", now: Date())
+        _ = try store.link(member: "Alice", title: "Up", now: testStart)
+        _ = try store.link(member: "Bob", title: "Up", now: testStart)
         #expect(
             try store.unlink(member: "alice", title: "UP")
                 == .unlinked(member: "Alice", title: "Up", movieDeleted: false))
@@ -71,9 +71,9 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     @Test func ratingsListMembersWithoutMoviesAndNullsForUnfetched() throws {
         let store = try open()
-        _ = try store.link(member: "Alice", title: "Up", now: Date())
+        _ = try store.link(member: "Alice", title: "Up", now: testStart)
         _ = try store.unlink(member: "Alice", title: "Up")
-        _ = try store.link(member: "Bob", title: "Heat", now: Date())
+        _ = try store.link(member: "Bob", title: "Heat", now: testStart)
         let report = try store.ratings()
         #expect(report.members.map(\.name) == ["Alice", "Bob"])
         #expect(report.members[0].movies.isEmpty)

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import MustCore
+import TestSupport
 
 /// Where a test's time source starts: 2027-01-15 08:00 UTC, a date no test can confuse with today.
 let testStart = Date(timeIntervalSince1970: 1_800_000_000)
@@ -14,12 +15,10 @@ extension TestClock<Duration> {
     /// Waits, at most `limit` of real time, until something sleeps on this clock: the signal that the code under
     /// test reached its wait, so that advancing the clock now moves it on. False when nothing did in time.
     func waitForSleeper(within limit: Duration = .seconds(60)) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while true {
-            // `checkSuspension` throws when something is sleeping on the clock.
+        // `checkSuspension` throws when something is sleeping on the clock.
+        await Poll.until(within: limit, every: .milliseconds(5)) {
             do { try await checkSuspension() } catch { return true }
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
+            return false
         }
     }
 }

@@ -37,7 +37,7 @@ import Testing
         #expect(try sqlite(path, "SELECT count(*) FROM member WHERE ageLimit IS NULL") == "2")
         // The new parts work on the old rows: a limit, a night read for the region, nothing seen yet.
         #expect(try store.setAgeLimit(member: "ann", to: "PG") == "Ann")
-        let night = try store.movieNight(members: ["Ann"], trendSince: Date(), region: "US")
+        let night = try store.movieNight(members: ["Ann"], trendSince: testStart, region: "US")
         #expect(night.ageLimits == ["Ann": "PG"] && night.candidates.count == 2)
         #expect(night.candidates.allSatisfy { $0.providers == nil && $0.certification == nil })
         #expect(try store.providersSeen(region: "US").isEmpty)

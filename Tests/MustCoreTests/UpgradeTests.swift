@@ -67,13 +67,13 @@ import Testing
     @Test func oldTitlesStillNameTheirMoviesAndRemakesCanJoinThem() throws {
         try Self.writeOldDatabase(at: path)
         let store = try Store(path: path, logger: quietLogger)
-        let amelie = try store.link(member: "Cleo", title: "AMELIE", now: Date())
+        let amelie = try store.link(member: "Cleo", title: "AMELIE", now: testStart)
         #expect(amelie.movieId == 1 && amelie.remoteId == 194 && !amelie.movieCreated)
         // "Dune" was typed without a year and resolved to 2021; the 1984 film is another movie.
-        #expect(try store.link(member: "Cleo", title: "dune", now: Date()).movieId == 2)
-        let old = try store.link(member: "Cleo", movie: .title("Dune", year: 1984), now: Date())
+        #expect(try store.link(member: "Cleo", title: "dune", now: testStart).movieId == 2)
+        let old = try store.link(member: "Cleo", movie: .title("Dune", year: 1984), now: testStart)
         #expect(old.movieId == 4 && !old.movieCreated)
-        _ = try store.resolve(movieId: old.movieId, with: StoreIdentityTests.dune1984, now: Date())
+        _ = try store.resolve(movieId: old.movieId, with: StoreIdentityTests.dune1984, now: testStart)
         let dunes = try store.movies().filter { $0.title.hasPrefix("Dune") }
         #expect(dunes.map(\.remoteId) == [841, 438631])
         #expect(dunes.map(\.shown) == ["Dune (1984)", "Dune (2021)"])
@@ -91,11 +91,11 @@ import Testing
         _ = try sqlite(path, "UPDATE movieSchedule SET nextCheckAt = 5000, interval = 1800")
         let store = try Store(path: path, logger: quietLogger)
         #expect(try sqlite(path, "SELECT count(*) FROM movieSchedule WHERE nextCheckAt = 5000.0") == "4")
-        let added = try store.link(member: "Ann", movie: .title("The Lion King", year: 2019), now: Date())
+        let added = try store.link(member: "Ann", movie: .title("The Lion King", year: 2019), now: testStart)
         #expect(added.movieCreated)
         #expect(try sqlite(path, "SELECT nextCheckAt FROM movieSchedule WHERE movieId = \(added.movieId)") == "0.0")
         // Resolved to the id movie 2 holds: merged into it, so its row and schedule go, movie 2's stay.
-        _ = try store.resolve(movieId: added.movieId, with: StoreIdentityTests.dune2021, now: Date())
+        _ = try store.resolve(movieId: added.movieId, with: StoreIdentityTests.dune2021, now: testStart)
         #expect(try sqlite(path, "SELECT count(*) FROM movieSchedule WHERE movieId = \(added.movieId)") == "0")
         #expect(try sqlite(path, "SELECT nextCheckAt FROM movieSchedule WHERE movieId = 2") == "5000.0")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")

@@ -41,7 +41,7 @@ import Testing
         // The new columns take marks, and their checks refuse what is not one.
         let marked = try store.markWatched(
             member: "bob", [.title("Amélie", year: nil)],
-            mark: WatchMark(watched: true, on: WatchDay.parse("2024-03-01"), rating: 9), now: Date())
+            mark: WatchMark(watched: true, on: WatchDay.parse("2024-03-01"), rating: 9), now: testStart)
         #expect(
             marked
                 == .done(
@@ -70,17 +70,17 @@ import Testing
 
     @Test func aMergeKeepsTheWatchedMarkTheLaterDayAndARating() throws {
         let store = try open()
-        let typed = try store.link(member: "Ann", movie: .title("Dune Part One", year: nil), now: Date())
-        let byId = try store.link(member: "Ann", movie: .tmdb(438631), now: Date())
-        _ = try store.link(member: "Bob", movie: .tmdb(438631), now: Date())
+        let typed = try store.link(member: "Ann", movie: .title("Dune Part One", year: nil), now: testStart)
+        let byId = try store.link(member: "Ann", movie: .tmdb(438631), now: testStart)
+        _ = try store.link(member: "Bob", movie: .tmdb(438631), now: testStart)
         let day = WatchDay.parse("2024-01-01")
         _ = try store.markWatched(
             member: "Ann", [.title("Dune Part One", year: nil)], mark: WatchMark(watched: true, on: day, rating: 8),
-            now: Date())
+            now: testStart)
         _ = try store.markWatched(
-            member: "Bob", [.tmdb(438631)], mark: WatchMark(watched: true, on: nil, rating: 6), now: Date())
+            member: "Bob", [.tmdb(438631)], mark: WatchMark(watched: true, on: nil, rating: 6), now: testStart)
         // The typed title turns out to be the movie Ann and Bob keep by id: the two rows become one.
-        let outcome = try store.resolve(movieId: typed.movieId, with: StoreIdentityTests.dune2021, now: Date())
+        let outcome = try store.resolve(movieId: typed.movieId, with: StoreIdentityTests.dune2021, now: testStart)
         #expect(outcome.movieId == typed.movieId && byId.movieId != typed.movieId)
         let marks = try store.ratings().members.map { $0.movies.map(\.mark) }
         #expect(
@@ -90,14 +90,14 @@ import Testing
     @Test func movieNightReadsTheNamedMembersLinksAndTheLibrarysPrior() throws {
         let store = try open()
         for (id, average, votes) in [(1, 8.0, 100), (2, 6.0, 300), (3, 7.0, 200), (4, 9.0, 1000)] {
-            let link = try store.link(member: id == 4 ? "Cleo" : "Ann", movie: .tmdb(id), now: Date())
+            let link = try store.link(member: id == 4 ? "Cleo" : "Ann", movie: .tmdb(id), now: testStart)
             _ = try store.resolve(
                 movieId: link.movieId,
-                with: RemoteMovie(id: id, title: "Movie \(id)", voteAverage: average, voteCount: votes), now: Date())
+                with: RemoteMovie(id: id, title: "Movie \(id)", voteAverage: average, voteCount: votes), now: testStart)
         }
-        _ = try store.link(member: "Bob", movie: .tmdb(2), now: Date())
-        _ = try store.markWatched(member: "Bob", [.tmdb(1)], mark: WatchMark(watched: true, on: nil), now: Date())
-        let since = Date().addingTimeInterval(-7 * 86_400)
+        _ = try store.link(member: "Bob", movie: .tmdb(2), now: testStart)
+        _ = try store.markWatched(member: "Bob", [.tmdb(1)], mark: WatchMark(watched: true, on: nil), now: testStart)
+        let since = testStart.addingTimeInterval(-7 * 86_400)
         #expect(try store.movieNight(members: ["Ann", "Zed", "Yan"], trendSince: since).unknown == ["Zed", "Yan"])
         let night = try store.movieNight(members: ["bob", "ANN", "Ann"], trendSince: since)
         #expect(night.members == ["Bob", "Ann"] && night.unknown.isEmpty)
@@ -113,21 +113,21 @@ import Testing
 
     @Test func theTrendIsTheVoteAveragesMoveSinceTheWindowOpened() throws {
         let store = try open()
-        let link = try store.link(member: "Ann", movie: .tmdb(7), now: Date())
-        let start = Date().addingTimeInterval(-3 * 86_400)
+        let link = try store.link(member: "Ann", movie: .tmdb(7), now: testStart)
+        let start = testStart.addingTimeInterval(-3 * 86_400)
         _ = try store.resolve(
             movieId: link.movieId, with: RemoteMovie(id: 7, title: "Seven", voteAverage: 8.0, voteCount: 10), now: start
         )
         _ = try store.apply(
             [.ratings(movieId: link.movieId, RemoteMovie(id: 7, title: "Seven", voteAverage: 8.437, voteCount: 12))],
-            now: Date())
-        let week = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(-7 * 86_400))
+            now: testStart)
+        let week = try store.movieNight(members: ["Ann"], trendSince: testStart.addingTimeInterval(-7 * 86_400))
         #expect(week.candidates.map(\.trend) == [0.437])
         // A window opening after the baseline starts from the change's "before" figure.
-        let day = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(-86_400))
+        let day = try store.movieNight(members: ["Ann"], trendSince: testStart.addingTimeInterval(-86_400))
         #expect(day.candidates.map(\.trend) == [0.437])
         // A window that opens after the change (made a moment ago) saw nothing move.
-        let hour = try store.movieNight(members: ["Ann"], trendSince: Date().addingTimeInterval(60))
+        let hour = try store.movieNight(members: ["Ann"], trendSince: testStart.addingTimeInterval(60))
         #expect(hour.candidates.map(\.trend) == [0])
         let pick = MovieNight.rank(week, count: 1)[0]
         #expect(pick.why == "Seven: Ann keeps it; 8.437 from 12 votes, +0.437 this week")

@@ -1,5 +1,6 @@
 import Foundation
 import MustCore
+import TestSupport
 import Testing
 
 @testable import MustWeb
@@ -33,10 +34,7 @@ import Testing
             }
         }
         // Held until the ten wait (or a deadline passes, and the counts below fail).
-        let deadline = ContinuousClock.now + .seconds(20)
-        while writes.waitingCount < 10 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        await Poll.until(within: .seconds(20), every: .milliseconds(5)) { writes.waitingCount >= 10 }
         #expect(try Self.commits(inLogOf: family.store.path) == before)
         writes.resume()
         let said = try await answers.value

@@ -6,6 +6,7 @@ import Logging
 import MustCore
 import NIOCore
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MustWeb
@@ -123,10 +124,7 @@ import Testing
                 }
             }
             // Held until the nine others wait for the first render (or a deadline passes, and the count fails).
-            let deadline = ContinuousClock.now + .seconds(20)
-            while cache.waiting(for: Self.key("/")) < 9 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            await Poll.until(within: .seconds(20)) { cache.waiting(for: Self.key("/")) >= 9 }
             open.finish()
             return try await group.reduce(into: []) { $0.append($1) }
         }

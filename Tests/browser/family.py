@@ -4,11 +4,13 @@ Usage: family.py PLAN_JSON
 PLAN_JSON names the server (`base`), the family password, the pages to sweep, the member pages to read and the
 edits to make. Every page is checked at 360 and 1280 px, light and dark, signed out and signed in; axe-core runs on
 each (target-size included) and the rules it checked are printed. The signed-out and signed-in sweeps run side by
-side in two Chromiums. Then, signed in at 360 px, the edits are made from the cards. One JSON object is printed;
-the Swift test (FamilyPageTests) judges it against the binary's own `ratings --format json`.
+side in two Chromiums (the shared ones of host.py, under the tests). Then, signed in at 360 px, the edits are made
+from the cards. One JSON object is printed; the Swift test (FamilyPageTests) judges it against the binary's own
+`ratings --format json`.
 """
 
 import concurrent.futures
+import functools
 import importlib.util
 import json
 import os
@@ -20,11 +22,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pages import browser, dialog_opened
+from pages import dialog_opened, own_browser
 
 INSTALL = "axe-core with target-size is missing: pip install -r contrib/packages/python.txt (contrib/test.sh does)"
 
 
+@functools.cache
 def axe_source():
     """axe.min.js from a PyPI package that ships axe-core 4.x (target-size is 4.7 and later)."""
     for package in ("axe_playwright_python", "axe_selenium_python"):
@@ -146,10 +149,22 @@ def scheme(driver, name):
                            {"features": [{"name": "prefers-color-scheme", "value": name}]})
 
 
-def colour_rules(driver, checked):
-    """The rules of `checked` (a light run's) that judge colours: axe-core's `cat.color` tag."""
-    colour = driver.execute_script("return axe.getRules(['cat.color']).map(r => r.ruleId);")
-    return [rule for rule in checked if rule in colour]
+def colour_rules(driver, checked, known={}):
+    """The rules of `checked` (a light run's) that judge colours: axe-core's `cat.color` tag (read once a run)."""
+    if "colour" not in known:
+        known["colour"] = driver.execute_script("return axe.getRules(['cat.color']).map(r => r.ruleId);")
+    return [rule for rule in checked if rule in known["colour"]]
+
+
+# What each visit reads of the page besides axe-core, in one call: the widths, the small targets, the suggestion
+# cards and their buttons, and (in the dark scheme, `arguments[0]`) DARK_CHANGES.
+LAID_OUT = ("const widths = [document.documentElement.scrollWidth, document.documentElement.clientWidth];\n"
+            "const small = (() => {" + SMALL_TARGETS + "})();\n"
+            "const dark = arguments[0] ? (() => {" + DARK_CHANGES + "})() : null;\n"
+            "return {widths: widths, small: small, dark: dark,"
+            " newCards: document.querySelectorAll('ol.suggestions li').length,"
+            " addGaps: (() => {" + ADD_GAPS + "})(),"
+            " newButtons: document.querySelectorAll('.new-actions button').length};")
 
 
 def sweep(driver, plan, source, signed_in, result):
@@ -158,13 +173,24 @@ def sweep(driver, plan, source, signed_in, result):
     loaded four times; axe-core, the widths and the small targets are read in each of the four. In the dark scheme
     axe-core runs only the colour rules (`cat.color`) of the light run just before: the dark scheme changes only
     colours (DARK_CHANGES, which the test checks), so every other rule would judge the same document laid out the
-    same way again (the test's CPU fell from 66 to 58 s; color-contrast is most of axe-core's time)."""
+    same way again (the test's CPU fell from 66 to 58 s; color-contrast is most of axe-core's time). axe-core is
+    put into each document as it loads (DevTools' addScriptToEvaluateOnNewDocument, for this sweep only): sent
+    once, not with each of the pages' loads, where its half a megabyte was most of a load's time."""
     driver.set_script_timeout(60)
+    injected = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"]
+    try:
+        sweep_pages(driver, plan, signed_in, result)
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": injected})
+
+
+def sweep_pages(driver, plan, signed_in, result):
     for path in plan["pages"]:
+        started = time.monotonic()
         driver.set_window_size(360, 900)
         scheme(driver, "light")
         driver.get(plan["base"] + path)
-        driver.execute_script(source)
+        result["loadSeconds"] = result.get("loadSeconds", 0) + time.monotonic() - started
         text = driver.find_element(By.TAG_NAME, "body").get_attribute("textContent")
         loaded = {
             "url": path, "signedIn": signed_in,
@@ -185,20 +211,18 @@ def sweep(driver, plan, source, signed_in, result):
                 started = time.monotonic()
                 axe = run_axe(driver, colour_rules(driver, checked) if colours == "dark" else None)
                 checked = axe.get("rules", [])
-                result["axeSeconds"] = result.get("axeSeconds", 0) + time.monotonic() - started
+                spent = time.monotonic() - started
+                result["axeSeconds"] = result.get("axeSeconds", 0) + spent
+                result["axeDarkSeconds"] = result.get("axeDarkSeconds", 0) + (spent if colours == "dark" else 0)
                 result["axeVersion"] = axe.get("version")
                 result["rules"] = sorted(set(result.get("rules", [])) | set(axe.get("rules", [])))
-                widths = driver.execute_script(
-                    "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+                laid = driver.execute_script(LAID_OUT, colours == "dark")
                 result["visits"].append(dict(
                     loaded, width=width, scheme=colours, error=axe.get("error"),
-                    violations=axe.get("violations", []), scrollWidth=widths[0], clientWidth=widths[1],
-                    small=driver.execute_script(SMALL_TARGETS),
-                    newCards=len(driver.find_elements(By.CSS_SELECTOR, "ol.suggestions li")),
-                    newButtons=len(driver.find_elements(By.CSS_SELECTOR, ".new-actions button")),
-                    addGaps=driver.execute_script(ADD_GAPS),
-                    darkRules=axe.get("rules", []) if colours == "dark" else None,
-                    darkChanges=driver.execute_script(DARK_CHANGES) if colours == "dark" else None))
+                    violations=axe.get("violations", []), scrollWidth=laid["widths"][0],
+                    clientWidth=laid["widths"][1], small=laid["small"], newCards=laid["newCards"],
+                    newButtons=laid["newButtons"], addGaps=laid["addGaps"], darkRules=axe.get("rules", []) if colours == "dark" else None,
+                    darkChanges=laid["dark"]))
     scheme(driver, "light")
 
 
@@ -273,12 +297,13 @@ def edits(driver, plan):
     return done
 
 
-def signed_out(plan, source):
+def signed_out(borrow, plan, source):
     """The signed-out sweep, then what a visitor reads: the cards, the paging, the hostile titles."""
-    started = time.monotonic()
-    driver = browser(360, 900)
     result = {"visits": []}
-    try:
+    asked = time.monotonic()
+    with borrow(360, 900, first=True) as driver:
+        started = time.monotonic()
+        result["waited"] = started - asked
         sweep(driver, plan, source, False, result)
         result["sweptAfter"] = time.monotonic() - started
         driver.set_window_size(1280, 900)
@@ -292,17 +317,16 @@ def signed_out(plan, source):
             driver.get(plan["base"] + path)
             result["bdi"][path] = driver.execute_script(BDI)
         result["readAfter"] = time.monotonic() - started
-    finally:
-        driver.quit()
     return result
 
 
-def signed_in(plan, source, swept):
+def signed_in(borrow, plan, source, swept):
     """The signed-in sweep; then, once `swept` (the signed-out reads are done), the edits from the cards."""
-    started = time.monotonic()
-    driver = browser(360, 900)
     result = {"visits": []}
-    try:
+    asked = time.monotonic()
+    with borrow(360, 900, first=True) as driver:
+        started = time.monotonic()
+        result["waited"] = started - asked
         sign_in(driver, plan["base"], plan["password"])
         sweep(driver, plan, source, True, result)
         result["sweptAfter"] = time.monotonic() - started
@@ -314,26 +338,24 @@ def signed_in(plan, source, swept):
                                "url": driver.current_url,
                                "main": driver.find_element(By.TAG_NAME, "main").text[:1500]}
         result["editedAfter"] = time.monotonic() - started
-    finally:
-        driver.quit()
     return result
 
 
-def main():
+def run(borrow, arguments):
     """The two sweeps run side by side, each in its own Chromium (a core each); the edits wait for the signed-out
-    reads, which they would change."""
-    plan = json.loads(sys.argv[1])
+    reads, which they would change. Each sweep's seconds count from when it had its Chromium."""
+    plan = json.loads(arguments[0])
     source = axe_source()
     swept = threading.Event()
 
     def outside():
         try:
-            return signed_out(plan, source)
+            return signed_out(borrow, plan, source)
         finally:
             swept.set()
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        out, inside = pool.submit(outside), pool.submit(signed_in, plan, source, swept)
+        out, inside = pool.submit(outside), pool.submit(signed_in, borrow, plan, source, swept)
         first, second = out.result(), inside.result()
     result = {**first, "edits": second["edits"], "visits": first["visits"] + second["visits"],
               "rules": sorted(set(first.get("rules", [])) | set(second.get("rules", []))),
@@ -341,8 +363,15 @@ def main():
               # Seconds from each Chromium's start, and in axe-core, for the test's printed figures.
               "timing": {"signedOutSwept": first.get("sweptAfter"), "signedOutRead": first.get("readAfter"),
                          "signedInSwept": second.get("sweptAfter"), "edited": second.get("editedAfter"),
-                         "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0)}}
-    print(json.dumps(result))
+                         "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0),
+                         "axeDark": first.get("axeDarkSeconds", 0) + second.get("axeDarkSeconds", 0),
+                         "loads": first.get("loadSeconds", 0) + second.get("loadSeconds", 0),
+                         "waitedForChromium": [first.get("waited"), second.get("waited")]}}
+    return result
+
+
+def main():
+    print(json.dumps(run(own_browser, sys.argv[1:])))
 
 
 if __name__ == "__main__":

@@ -2,16 +2,16 @@
 
 Usage: links.py BASE_URL NAME...
 Prints one JSON object: {NAME: {"path": the address the browser opened, "h1": that page's heading}}. The Swift
-test (ServeHardeningTests) starts the server, runs this with a deadline, and judges the JSON.
+test (ServeHardeningTests) starts the server, has this run in the shared Chromium (host.py) with a deadline, and
+judges the JSON.
 """
 
 import json
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+from pages import own_browser
 
 
 def label(link):
@@ -20,15 +20,11 @@ def label(link):
     return (who[0] if who else link).get_attribute("textContent").strip()
 
 
-def main():
-    base, names = sys.argv[1], sys.argv[2:]
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(60)
+def run(borrow, arguments):
+    base, names = arguments[0], arguments[1:]
     found = {}
-    try:
+    with borrow(800, 600) as driver:
+        driver.set_page_load_timeout(60)
         for name in names:
             driver.get(base)
             links = [link for link in driver.find_elements(By.CSS_SELECTOR, "a[href^='/members/']")
@@ -43,9 +39,11 @@ def main():
                 "path": driver.execute_script("return location.pathname;"),
                 "h1": driver.find_element(By.TAG_NAME, "h1").get_attribute("textContent").strip(),
             }
-    finally:
-        driver.quit()
-    print(json.dumps(found))
+    return found
+
+
+def main():
+    print(json.dumps(run(own_browser, sys.argv[1:])))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ page showed as one JSON object.
 
 Usage: night.py BASE_URL MEMBER... [--minutes N] [--age CERT] [--unrated] [--streaming] [--genre NAME]
 Tonight's choices are filled in as a user would: typed, ticked by their label, picked from the list.
-The Swift test (NightPageTests) starts the server, runs this with a deadline, and judges the JSON.
+The Swift test (NightPageTests) starts the server, has this run in the shared Chromium (host.py) with a deadline,
+and judges the JSON.
 """
 
 import json
@@ -12,16 +13,15 @@ import sys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from pages import browser, visit
+from pages import own_browser, visit
 
 
-def main():
-    base, *rest = sys.argv[1:]
+def run(borrow, arguments):
+    base, *rest = arguments
     members = [word for word in rest if not word.startswith("--") and not is_value(rest, word)]
     choices = {rest[i][2:]: (rest[i + 1] if i + 1 < len(rest) and not rest[i + 1].startswith("--") else True)
                for i in range(len(rest)) if rest[i].startswith("--")}
-    driver = browser(360, 800)
-    try:
+    with borrow(360, 800) as driver:
         before = visit(driver, base + "/night")
         offered = [box.get_attribute("value") for box in driver.find_elements(By.NAME, "member")]
         for box in driver.find_elements(By.NAME, "member"):
@@ -46,10 +46,12 @@ def main():
         ticked = [box.get_attribute("value") for box in driver.find_elements(By.NAME, "member") if box.is_selected()]
         heading = [h2.get_attribute("textContent") for h2 in driver.find_elements(By.TAG_NAME, "h2")]
         limit = [p.get_attribute("textContent") for p in driver.find_elements(By.CSS_SELECTOR, "p.limit")]
-        print(json.dumps({"before": before, "after": after, "offered": offered, "ticked": ticked,
-                          "picks": picks, "heading": heading, "limit": limit, "url": driver.current_url}))
-    finally:
-        driver.quit()
+        return {"before": before, "after": after, "offered": offered, "ticked": ticked,
+                "picks": picks, "heading": heading, "limit": limit, "url": driver.current_url}
+
+
+def main():
+    print(json.dumps(run(own_browser, sys.argv[1:])))
 
 
 def is_value(words, word):

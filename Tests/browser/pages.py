@@ -1,9 +1,11 @@
 """Drives headless Chromium over the pages `mustc serve` answers, and prints what it found as one JSON object.
 
 Usage: pages.py BASE_URL MEMBER_PATH MOVIE_PATH HOSTILE_PATH... [--screenshots DIR]
-The Swift test (ServeBrowserTests) starts the server, runs this with a deadline, and judges the JSON.
+The Swift test (ServeBrowserTests) starts the server, has this run in the shared Chromium (host.py) with a deadline,
+and judges the JSON. `own_browser` is the Chromium of a run from the command line; `browser`, the options of each.
 """
 
+import contextlib
 import json
 import sys
 
@@ -21,6 +23,17 @@ def browser(width, height):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@contextlib.contextmanager
+def own_browser(width, height, first=False):
+    """A Chromium of this run's own, quit at the end: `borrow` for a script run from the command line (`first`, the
+    shared pool's priority, means nothing here)."""
+    driver = browser(width, height)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
 def dialog_opened(driver):
@@ -85,8 +98,8 @@ def movie_charts(driver):
     return charts
 
 
-def main():
-    arguments = sys.argv[1:]
+def run(borrow, arguments):
+    arguments = list(arguments)
     screenshots = None
     if "--screenshots" in arguments:
         index = arguments.index("--screenshots")
@@ -94,8 +107,7 @@ def main():
         del arguments[index:index + 2]
     base, member, movie, *hostile = arguments
     result = {"pages": []}
-    driver = browser(360, 800)
-    try:
+    with borrow(360, 800) as driver:
         for path in ["/", member, member + "?sort=rating", movie, "/changes?since=30d", "/status"] + hostile:
             page = visit(driver, base + path)
             if path == member:
@@ -108,9 +120,11 @@ def main():
             for name, path in (("member", member), ("movie", movie)):
                 driver.get(base + path)
                 driver.save_screenshot(f"{screenshots}/{name}.png")
-    finally:
-        driver.quit()
-    print(json.dumps(result))
+    return result
+
+
+def main():
+    print(json.dumps(run(own_browser, sys.argv[1:])))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// The core issue's done-when scenario, through the built binary and a loopback TMDB stub.
@@ -137,14 +138,14 @@ import Testing
     /// descriptor was open keeps that descriptor until it execs (`MustcBinary.copy` closes it on exec). The launch
     /// throws `POSIXError` (`SpawnedChild`) after its own 2 s of retries; this waits at most 10 s in all.
     static func waitUntilNotBusy(_ binary: MustcBinary) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
+        var ran = false
+        try await Poll.until(within: .seconds(10), every: .milliseconds(100)) {
             do {
                 _ = try await binary("--version")
-                return
-            } catch let error as POSIXError where error.code == .ETXTBSY && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+                ran = true
+            } catch let error as POSIXError where error.code == .ETXTBSY {}
+            return ran
         }
+        if !ran { _ = try await binary("--version") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// Edits from the command line while `fetch --force` writes against a slow stub: each edit waits its turn for the
@@ -36,8 +37,7 @@ import Testing
         defer { stub.release() }
         let fetch = try mustc.start(["fetch", "--force"])
         // Wait until the fetch has written: the edits below then meet its write transactions.
-        let deadline = Date().addingTimeInterval(60)
-        while try resolvedCount() < 10, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await Poll.until(within: .seconds(60), every: .milliseconds(20)) { try resolvedCount() >= 10 }
         #expect(try resolvedCount() >= 10)
 
         // Each edit starts while the fetch runs: it cannot end while Movie 200 is held.

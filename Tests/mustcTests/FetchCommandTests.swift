@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// `mustc fetch` and `mustc status` driven as a timer would drive them, against the loopback stub.
@@ -144,8 +145,7 @@ import Testing
         stub.latency = 0.2
         let schedule = try sqlite(mustc.databasePath, "SELECT nextFetchAt, interval FROM schedule")
         let watch = try mustc.start(["fetch", "--watch", "--force", "--verbose"])
-        let deadline = Date().addingTimeInterval(10)
-        while stub.requestCount < 8, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await Poll.until(within: .seconds(10)) { stub.requestCount >= 8 }
         kill(watch.process.processIdentifier, SIGTERM)
         let (outcome, stopped) = await watch.wait(orKillAfter: 60)
         try #require(stopped, "--watch ignored SIGTERM: \(outcome.all)")
@@ -170,11 +170,10 @@ import Testing
         // polls in a full run).
         stub.latency = 0.2
         let fetch = try mustc.start(["fetch", "--force"])
-        let deadline = Date().addingTimeInterval(20)
         var resolved = 0
-        while resolved < 30, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await Poll.until(within: .seconds(20), every: .milliseconds(20)) {
             resolved = Int(try sqlite(mustc.databasePath, "SELECT count(*) FROM movie WHERE remoteId IS NOT NULL")) ?? 0
+            return resolved >= 30
         }
         kill(fetch.process.processIdentifier, SIGKILL)
         _ = await fetch.wait()

@@ -50,6 +50,7 @@ import Testing
         let (value, atLeast) = form.header(now: Date())
         stub.inject(.rateLimited(retryAfter: value), times: nil)
 
+        // The binary's own clock, which its nextFetchAt is read on.
         let started = Date()
         let fetch = try await mustc("fetch", "--force", "--json")
         let finished = Date()

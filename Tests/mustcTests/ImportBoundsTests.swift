@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// Absurd inputs cost little: a 50 MB line, a zip holding a 64 MB line, a file without a line end,
@@ -72,8 +73,7 @@ import Testing
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         python.arguments = ["-c", script, path]
         try ChildLaunch.run(python)
-        let deadline = Date().addingTimeInterval(60)
-        while python.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await Poll.until(within: .seconds(60), every: .milliseconds(20)) { !python.isRunning }
         #expect(!python.isRunning && python.terminationStatus == 0, "python3 made the zip")
         return path
     }

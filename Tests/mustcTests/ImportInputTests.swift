@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// `mustc import` on lists as people have them: read through a pipe, `-` or a FIFO, old IMDb title
@@ -108,12 +109,10 @@ import Testing
 
     /// Waits until the process, past its exec, has `path` open `count` times: it is then blocked reading it.
     func waitUntilOpen(_ process: SpawnedProcess, _ path: String, count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if process.descriptors(mustc).filter({ $0 == path }).count >= count { return }
-            try await Task.sleep(for: .milliseconds(20))
+        let opened = await Poll.until(within: .seconds(60), every: .milliseconds(20)) {
+            process.descriptors(mustc).filter({ $0 == path }).count >= count
         }
-        Issue.record("\(path) was never opened")
+        if !opened { Issue.record("\(path) was never opened") }
     }
 
     @Test func aSignalStopsAReadBlockedOnAFIFOOrAPipeWithExit75() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 import ZIPFoundation
 
@@ -365,8 +366,7 @@ import ZIPFoundation
         stub.hold { Int($0.query["query"]?.dropFirst("Movie ".count) ?? "") ?? 0 >= 17 }
         defer { stub.release() }
         let running = try mustc.start(["import", "--json", "Ann", path])
-        let deadline = ContinuousClock.now + .seconds(60)
-        while stub.heldCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await Poll.until(within: .seconds(60), every: .milliseconds(20)) { stub.heldCount != 0 }
         try #require(stub.heldCount > 0, "the import never asked for the third batch")
         kill(running.process.processIdentifier, SIGINT)
         let (first, exited) = await running.wait(orKillAfter: MustcBinary.deadline)

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -39,11 +40,10 @@ import Testing
 
     /// Waits (30 s at most) until the member's marks are `expected`: a lookup runs after the answer.
     func eventually(_ member: String, _ expected: [String]) async throws {
-        let deadline = Date().addingTimeInterval(30)
-        var seen = try await marks(member)
-        while seen != expected, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
+        var seen: [String] = []
+        try await Poll.until(within: .seconds(30), every: .milliseconds(200)) {
             seen = try await marks(member)
+            return seen == expected
         }
         #expect(seen == expected)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 
 /// What one run of the built `mustc` binary did.
 struct Outcome: Sendable {
@@ -75,14 +76,14 @@ struct MustcBinary: Sendable {
     func start(_ arguments: [String], stdin: String? = nil) throws -> Running {
         // A binary copied a moment ago can still be open for writing in a child another test thread forked
         // before its exec: Linux then refuses to run it (ETXTBSY) until that child has exec'd. Try again briefly.
-        for _ in 0..<40 {
+        var launched: Running?
+        try Poll.blockingUntil(within: .seconds(2), every: .milliseconds(50)) {
             do {
-                return try launch(arguments, stdin: stdin)
-            } catch let error as POSIXError where error.code == .ETXTBSY {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+                launched = try launch(arguments, stdin: stdin)
+            } catch let error as POSIXError where error.code == .ETXTBSY {}
+            return launched != nil
         }
-        return try launch(arguments, stdin: stdin)
+        return try launched ?? launch(arguments, stdin: stdin)
     }
 
     private func launch(_ arguments: [String], stdin: String?) throws -> Running {
@@ -149,8 +150,7 @@ struct Running: @unchecked Sendable {
 extension Running {
     /// Waits up to `seconds`; a process still running then is killed, and `exited` is false.
     func wait(orKillAfter seconds: Double) async -> (outcome: Outcome, exited: Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        await Poll.until(within: Poll.seconds(seconds), every: .milliseconds(20)) { !process.isRunning }
         let exited = !process.isRunning
         if !exited { kill(process.processIdentifier, SIGKILL) }
         return (await wait(), exited)

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// `fetch.onNewData` through the built binary: the hook reads exactly the run's changes, never the TMDB secrets, and
@@ -112,17 +113,16 @@ import Testing
             timeout: "1s")
         #expect(try await mustc("add", "Ann", "Up").status == 0)
         stub.update(id: 14160) { $0.voteCount += 1 }
-        let started = Date()
+        let started = ContinuousClock.now
         _ = try await fetch(expect: "newData")
-        #expect(Date().timeIntervalSince(started) < 30, "a 1s timeout, then SIGTERM")
+        #expect(started.duration(to: .now) < .seconds(30), "a 1s timeout, then SIGTERM")
         let hook = try await lastHook()
         #expect(hook["outcome"] as? String == "timedOut")
         let pid = try #require(Int32(read("hook.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         let sleeper = try #require(Int32(read("sleep.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(!alive(pid), "the hook's shell is gone")
         // Its child went with it, as the whole process group was stopped; it may take a moment to be reaped.
-        let deadline = Date().addingTimeInterval(10)
-        while alive(sleeper), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        await Poll.until(within: .seconds(10), every: .milliseconds(50)) { !alive(sleeper) }
         #expect(!alive(sleeper), "the hook's child is gone")
         #expect(try await mustc("status").stdout.contains("timedOut"))
         #expect(!FileManager.default.fileExists(atPath: mustc.home.file("late.txt")))

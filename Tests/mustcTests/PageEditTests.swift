@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// Edits from the page through the built binary and a real headless Chromium (Selenium):
@@ -46,8 +47,7 @@ import Testing
         process.standardError = FileHandle.standardError
         try ChildLaunch.run(process)
         // The script bounds each step; this bounds the whole run (Chromium on a loaded 2-core machine is slow).
-        let deadline = Date().addingTimeInterval(600)
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        await Poll.until(within: .seconds(600), every: .milliseconds(200)) { !process.isRunning }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         let data = try Data(contentsOf: URL(fileURLWithPath: output))

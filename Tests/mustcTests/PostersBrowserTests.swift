@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// Posters on the family's page in a real headless Chromium at 360 px (Tests/browser/posters.py), and from a
@@ -99,13 +100,14 @@ import Testing
     /// `MustcBinary.start`); setpriv then fails with "Text file busy". Try again briefly (2 s at most), as
     /// `ReadOnlyTests` does; any other failure is the test's.
     static func startBusyAware(_ mustc: MustcBinary, prefix: [String]) async throws -> ServeProcess {
-        for _ in 0..<40 {
+        var started: ServeProcess?
+        try await Poll.until(within: .seconds(2), every: .milliseconds(50)) {
             do {
-                return try await ServeProcess.start(mustc, prefix: prefix)
-            } catch ServeError.noURL(let output) where output.contains("Text file busy") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+                started = try await ServeProcess.start(mustc, prefix: prefix)
+            } catch ServeError.noURL(let output) where output.contains("Text file busy") {}
+            return started != nil
         }
+        if let started { return started }
         return try await ServeProcess.start(mustc, prefix: prefix)
     }
 }

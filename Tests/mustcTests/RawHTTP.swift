@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One TCP connection to a server on loopback, written byte for byte as the test says (a `Host` of its choosing,
 /// HTTP/1.0, a body dribbled slowly), where URLSession would fix the request up. Every read has a deadline.
@@ -32,7 +33,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads what has arrived within `milliseconds`; false once the server has closed the connection. The callers
-    /// wait between reads with `Task.sleep`, never in `poll`, so a test never holds one of the few cooperative threads.
+    /// wait between reads with `Poll`, never in `poll(2)`, so a test never holds one of the few cooperative threads.
     private func pull(waiting milliseconds: Int32) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, milliseconds) > 0 else { return true }
@@ -45,23 +46,21 @@ final class RawConnection: @unchecked Sendable {
 
     /// The next whole answer (head, and a `Content-Length` body unless it answers HEAD), or nil after `seconds`.
     func answer(to method: String = "GET", within seconds: Double = 20) async throws -> RawAnswer? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let answer = RawAnswer.take(from: &received, method: method) { return answer }
-            if !pull(waiting: 0) { return RawAnswer.take(from: &received, method: method) }
-            try await Task.sleep(for: .milliseconds(10))
+        var answer: RawAnswer?
+        await Poll.until(within: Poll.seconds(seconds)) {
+            answer = RawAnswer.take(from: &received, method: method)
+            if answer == nil, !pull(waiting: 0) {
+                answer = RawAnswer.take(from: &received, method: method)
+                return true
+            }
+            return answer != nil
         }
-        return nil
+        return answer
     }
 
     /// Whether the server closes the connection within `seconds` (anything it still sends is read and kept).
     func closes(within seconds: Double) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if !pull(waiting: 0) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        await Poll.until(within: Poll.seconds(seconds)) { !pull(waiting: 0) }
     }
 
     /// One request, its whole answer, within `seconds`.

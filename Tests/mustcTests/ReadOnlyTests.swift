@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// The read commands as a user who may read the database but not write it: a family member reading the
@@ -39,12 +40,13 @@ struct ReadOnlyTests {
         let command = ["--reuid=65534", "--regid=65534", "--clear-groups", binaryCopy] + arguments
         // The copy can still be open for writing in a child another test thread forked before its exec (see
         // `MustcBinary.start`); setpriv then reports ETXTBSY as exit 126. Try again briefly, as `start` does.
-        for _ in 0..<40 {
-            let outcome = try await reader.run(command)
-            guard outcome.status == 126, outcome.stderr.contains("Text file busy") else { return outcome }
-            try await Task.sleep(for: .milliseconds(50))
+        var outcome = try await reader.run(command)
+        try await Poll.until(within: .seconds(2), every: .milliseconds(50)) {
+            guard outcome.status == 126, outcome.stderr.contains("Text file busy") else { return true }
+            outcome = try await reader.run(command)
+            return false
         }
-        return try await reader.run(command)
+        return outcome
     }
 
     /// The database and its WAL files, byte for byte.
@@ -97,9 +99,8 @@ struct ReadOnlyTests {
             ".shell for i in $(seq 600); do [ -e \(release) ] && break; sleep 0.05; done", "COMMIT",
         ]
         try ChildLaunch.run(writer)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: marker), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        await Poll.until(within: .seconds(10), every: .milliseconds(20)) {
+            FileManager.default.fileExists(atPath: marker)
         }
         try #require(FileManager.default.fileExists(atPath: marker), "the writer never took the lock")
         let members = try await read("members")
@@ -107,8 +108,7 @@ struct ReadOnlyTests {
         #expect(members.stdout.contains("Ann") && !members.stdout.contains("Uncommitted"))
         #expect(writer.isRunning, "the writer let go before the read finished")
         _ = FileManager.default.createFile(atPath: release, contents: nil)
-        let end = Date().addingTimeInterval(30)
-        while writer.isRunning, Date() < end { try await Task.sleep(for: .milliseconds(50)) }
+        await Poll.until(within: .seconds(30), every: .milliseconds(50)) { !writer.isRunning }
         if writer.isRunning { writer.terminate() }
         #expect(try sqlite(database, "SELECT count(*) FROM member") == "2", "the writer committed in the end")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// The README and the guides as a newcomer meets them: every relative link leads somewhere, and the code blocks
@@ -178,13 +179,12 @@ import Testing
         let running = try Self.start(["-c", "cd \"$MUSTC_TOP\" && exec " + command], in: shell)
         defer { if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) } }
         var url: String?
-        let deadline = Date().addingTimeInterval(300)
-        while url == nil, running.process.isRunning, Date() < deadline {
+        await Poll.until(within: .seconds(300), every: .milliseconds(100)) {
             let out = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
             // The demo's line "The family's page: http://127.0.0.1:PORT/ (...)".
             let line = out.split(separator: "\n").first { $0.hasPrefix("The family's page: ") }
             url = line?.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init)
-            if url == nil { try await Task.sleep(for: .milliseconds(100)) }
+            return url != nil || !running.process.isRunning
         }
         guard let url else {
             let (outcome, _) = await running.wait(orKillAfter: 5)

@@ -35,11 +35,19 @@ import Testing
         [mustc.databasePath, mustc.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
     }
 
+    /// The scripts that run in the test run's shared Chromiums (SharedBrowser); posters.py starts its own, at
+    /// twice the pixels.
+    static let shared: Set = ["pages.py", "night.py", "links.py", "family.py"]
+
     /// Runs a script of Tests/browser (pages.py unless named) with a deadline and returns its JSON.
     static func browse(
         _ base: String, _ paths: [String], screenshots: String? = nil, script name: String = "pages.py",
         deadline: Double = 240
     ) async throws -> [String: Any] {
+        if shared.contains(name) {
+            let arguments = [base] + paths + (screenshots.map { ["--screenshots", $0] } ?? [])
+            return try await SharedBrowser.shared.run(name, arguments, deadline: deadline)
+        }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "browser/\(name)").path
         try BrowserTools.require()

@@ -146,7 +146,7 @@ import Testing
     @Test func aBodyDribbledAByteAtATimeGets408AfterTenSeconds() async throws {
         try await Self.serving(password: true) { _, _, port in
             let host = "127.0.0.1:\(port)"
-            let started = Date()
+            let started = ContinuousClock.now
             let slow = try RawConnection(port: port)
             let body = "password=" + String(repeating: "x", count: 91)
             slow.send(
@@ -154,16 +154,16 @@ import Testing
                     + "Content-Length: \(body.utf8.count)\r\n\r\n")
             var answer: RawAnswer?
             // A byte every 0.4 s would take 40 s; the server must answer after about 10.
-            for byte in body where Date().timeIntervalSince(started) < 20 {
+            for byte in body where started.duration(to: .now) < .seconds(20) {
                 slow.send(String(byte))
                 if let early = try await slow.answer(within: 0.4) {
                     answer = early
                     break
                 }
             }
-            let elapsed = Date().timeIntervalSince(started)
-            #expect(answer?.status == 408, "after \(elapsed) s: \(String(describing: answer))")
-            #expect(elapsed < 20)
+            let elapsed = started.duration(to: .now)
+            #expect(answer?.status == 408, "after \(elapsed): \(String(describing: answer))")
+            #expect(elapsed < .seconds(20))
             #expect(try await slow.closes(within: 5))
 
             // A body sent at once is read as ever: a wrong password is a 403.

@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -20,15 +21,15 @@ struct ServeProcess: Sendable {
         _ mustc: MustcBinary, arguments: [String] = ["--listen", "127.0.0.1:0"], prefix: [String] = []
     ) async throws -> ServeProcess {
         let running = try mustc.start(prefix + ["serve"] + arguments)
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        var first: Substring?
+        await Poll.until(within: .seconds(60), every: .milliseconds(50)) {
             let out = (try? String(contentsOfFile: running.stdoutPath, encoding: .utf8)) ?? ""
-            if let line = out.split(separator: "\n").first, out.contains("\n") {
-                guard line.hasPrefix("mustc: serving http://") else { throw ServeError.noURL(String(line)) }
-                return ServeProcess(running: running, url: String(line.dropFirst("mustc: serving ".count)))
-            }
-            if !running.process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(50))
+            if out.contains("\n") { first = out.split(separator: "\n").first }
+            return first != nil || !running.process.isRunning
+        }
+        if let line = first {
+            guard line.hasPrefix("mustc: serving http://") else { throw ServeError.noURL(String(line)) }
+            return ServeProcess(running: running, url: String(line.dropFirst("mustc: serving ".count)))
         }
         let (outcome, _) = await running.wait(orKillAfter: 0)
         throw ServeError.noURL(outcome.all)

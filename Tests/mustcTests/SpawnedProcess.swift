@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 
 /// The built binary started with posix_spawn and reaped with wait4, for what Process cannot give: the child's peak
 /// resident memory, and standard input from a FIFO the test holds.
@@ -50,20 +51,17 @@ struct SpawnedProcess {
 
     /// Waits up to `seconds`; a process still running then is killed and nil returned.
     func wait(deadline seconds: Double) async -> Ended? {
-        let deadline = Date().addingTimeInterval(seconds)
         var status: Int32 = 0
         var usage = rusage()
         var peak = 0
-        while true {
+        let reaped = await Poll.until(within: Poll.seconds(seconds), every: .milliseconds(5)) {
             if let hwm = highWaterMark() { peak = max(peak, hwm) }
-            let reaped = wait4(pid, &status, WNOHANG, &usage)
-            if reaped == pid { break }
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                _ = wait4(pid, &status, 0, &usage)
-                return nil
-            }
-            try? await Task.sleep(for: .milliseconds(5))
+            return wait4(pid, &status, WNOHANG, &usage) == pid
+        }
+        if !reaped {
+            kill(pid, SIGKILL)
+            _ = wait4(pid, &status, 0, &usage)
+            return nil
         }
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
@@ -106,16 +104,9 @@ struct SpawnedProcess {
         let process = self
         return await withCheckedContinuation { continuation in
             Thread {
-                let deadline = ContinuousClock.now + .seconds(seconds)
-                while ContinuousClock.now < deadline {
-                    if process.openFiles().contains(path) {
-                        process.signal(number)
-                        continuation.resume(returning: ContinuousClock.now)
-                        return
-                    }
-                    usleep(1000)
-                }
-                continuation.resume(returning: nil)
+                let opened = Poll.blockingUntil(within: Poll.seconds(seconds)) { process.openFiles().contains(path) }
+                if opened { process.signal(number) }
+                continuation.resume(returning: opened ? ContinuousClock.now : nil)
             }.start()
         }
     }
