@@ -1,5 +1,6 @@
 import Foundation
 import TMDBStub
+import TestSupport
 import Testing
 
 /// `mustc serve --fetch` through the built binary: the page and the background fetch in one process, on the
@@ -28,12 +29,10 @@ import Testing
 
     /// Seconds until `condition` holds, or nil when it still does not after `seconds`.
     func waitUntil(_ seconds: Double, _ condition: () throws -> Bool) async throws -> Double? {
-        let start = Date()
-        while Date().timeIntervalSince(start) < seconds {
-            if try condition() { return Date().timeIntervalSince(start) }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return nil
+        let start = ContinuousClock.now
+        guard try await Poll.until(within: Poll.seconds(seconds), every: .milliseconds(100), { try condition() })
+        else { return nil }
+        return (ContinuousClock.now - start) / .seconds(1)
     }
 
     /// Up rated and then left due with a new rating waiting at TMDB, Amélie rated and not due, Totoro added
@@ -128,8 +127,8 @@ import Testing
         let refused = try await waitUntil(60) { stderr().contains("Another mustc fetch is running") }
         try #require(refused != nil, "no word of the other fetch: \(stderr())")
         // It looks again every second: a few more looks, none of which may fetch.
-        try await Task.sleep(for: .seconds(3))
-        #expect(stub.requestCount == 0)
+        let fetched = await Poll.until(within: .seconds(3), every: .milliseconds(100)) { stub.requestCount > 0 }
+        #expect(!fetched && stub.requestCount == 0)
         #expect(try query("SELECT count(*) FROM movie WHERE remoteId IS NOT NULL") == "0")
         #expect(stderr().components(separatedBy: "Another mustc fetch is running").count == 2, "\(stderr())")
         close(lock)
