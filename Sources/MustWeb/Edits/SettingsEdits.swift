@@ -137,6 +137,8 @@ struct SettingsModel {
     var hasMembers = false
     var hasCertifications = false
     var services: [Service] = []
+    /// Stores that only rent or sell films ("Rent on Apple TV"): shown as they are, never offered as a service.
+    var stores: String?
     var hasProviders = false
     /// Set by the config: the services, read-only, and the kept choice it shadows, if any.
     var configured: String?
@@ -169,18 +171,31 @@ struct SettingsModel {
             return Member(member: member.name, shown: Shown.text(member.name), id: "age-\(index)", options: options)
         }
         let matcher = ServiceMatcher(family.services)
-        services = seen.map { provider in
+        let chosen = { (provider: SeenProvider) in
+            family.source == .chosen && matcher.matches(id: provider.id, name: provider.name)
+        }
+        // A service is what the family pays for once or watches free; a store renting or selling each film is not
+        // (one already chosen stays, so saving does not drop it unseen).
+        let (offered, sold) = (
+            seen.filter { $0.kinds.contains(where: \.noExtraCost) || chosen($0) },
+            seen.filter { !$0.kinds.contains(where: \.noExtraCost) && !chosen($0) }
+        )
+        let storeNames = sold.map { provider in
+            provider.kinds.map { "\($0.heading) on \(Shown.text(provider.name))" }.joined(separator: ", ")
+        }
+        stores = storeNames.isEmpty ? nil : storeNames.joined(separator: "; ")
+        services = offered.map { provider in
             Service(
                 id: provider.id, name: Shown.text(provider.name),
                 detail: "\(provider.movies) \(provider.movies == 1 ? "movie" : "movies"): "
                     + provider.kinds.map(\.heading).joined(separator: ", ").lowercased(),
-                checked: family.source == .chosen && matcher.matches(id: provider.id, name: provider.name))
+                checked: chosen(provider))
         }
         // A chosen provider no movie offers now stays ticked, so saving the form does not drop it unseen.
         for id in family.chosen ?? [] where family.source == .chosen && !seen.contains(where: { $0.id == id }) {
             services.append(Service(id: id, name: "#\(id)", detail: "no movie in the library now", checked: true))
         }
-        hasProviders = !services.isEmpty
+        hasProviders = !services.isEmpty || stores != nil
         if family.source == .config {
             configured = family.services.map(Shown.text).joined(separator: ", ")
             if family.shadowed {
@@ -214,6 +229,7 @@ extension EditTemplates {
         {{#hasProviders}}<form class="settings" method="post" action="/settings/services">{{>csrf}}<fieldset><legend>The providers the family pays for</legend>
         {{#services}}<label><input type="checkbox" name="service-{{id}}"{{#checked}} checked{{/checked}}> <bdi>{{name}}</bdi> <span class="count">{{detail}}</span></label>
         {{/services}}</fieldset>
+        {{#stores}}<p>Not offered as services, as they rent or sell each film: <bdi>{{stores}}</bdi>.</p>{{/stores}}
         <p><button type="submit">Save the services</button></p></form>{{/hasProviders}}{{/configured}}
         </section>{{/signedIn}}
         {{/main}}{{/layout}}
