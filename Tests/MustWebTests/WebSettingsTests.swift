@@ -99,6 +99,44 @@ import Testing
         }
     }
 
+    @Test func oneSaveKeepsEveryMembersLimitAndABadOneChangesNone() async throws {
+        let family = try Self.family()
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let page = try await client.get("/settings", headers: [.cookie: cookie])
+            let csrf = try #require(page.csrf)
+            // One form, one Save, a select for each member.
+            #expect(page.text.components(separatedBy: "action=\"/settings/age-limits\"").count == 2)
+            #expect(page.text.components(separatedBy: "Save the age limits").count == 2)
+            // The names as a browser sends them: the attribute's text, unescaped.
+            let names = page.text.matches(of: #/name="member-(\d+)" value="([^"]*)"/#).map {
+                String($0.output.2).replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(
+                    of: "&gt;", with: ">"
+                )
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            }
+            #expect(names.count == (try family.store.ageLimits().count) && names.count >= 2, "\(names)")
+            // Both members' changes in one press: neither is lost.
+            let form = names.enumerated().flatMap { index, name in
+                [("member-\(index)", name), ("limit-\(index)", index == 0 ? "R" : index == 1 ? "PG" : "none")]
+            }
+            let saved = try await Self.post(client, "/settings/age-limits", [("csrf", csrf)] + form, cookie: cookie)
+            #expect(saved.status == .seeOther && saved.headers[.location] == "/settings")
+            let limits = try family.store.ageLimits()
+            #expect(limits.map(\.limit).prefix(2) == ["R", "PG"], "\(limits)")
+            let after = try await client.get("/settings", headers: [.cookie: cookie])
+            #expect(after.text.contains("may watch up to R (US).") && after.text.contains("may watch up to PG (US)."))
+            // One bad value: a 400, and no limit changes, not even the good ones beside it.
+            var bad = form
+            bad[1] = ("limit-0", "PG-13")
+            bad[3] = ("limit-1", "XYZ")
+            let refused = try await Self.post(client, "/settings/age-limits", [("csrf", csrf)] + bad, cookie: cookie)
+            #expect(refused.status == .badRequest && refused.text.contains("US has no certification"))
+            #expect(try family.store.ageLimits() == limits)
+        }
+    }
+
     @Test func servicesChosenOnThePageAreTheFamilysUnlessTheConfigListsThem() async throws {
         let family = try Self.family()
         try await family.test { client in

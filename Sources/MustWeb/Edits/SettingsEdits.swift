@@ -16,6 +16,12 @@ enum SettingsRoutes {
                 return edits.redirect(notice, token, to: "/settings")
             }
         }
+        router.post("/settings/age-limits") { request, _ in
+            try await EditRoutes.guarded(request, pages) { form, token in
+                let notice = try await edits.setAgeLimits(form)
+                return edits.redirect(notice, token, to: "/settings")
+            }
+        }
         router.post("/settings/services") { request, _ in
             try await EditRoutes.guarded(request, pages) { form, token in
                 let notice = try await edits.chooseServices(form)
@@ -50,27 +56,57 @@ extension WebEdits {
         let region = config.family.region
         let store = reader
         let order = try await blocking { try store.certificationOrder(region: region) }
-        let asked = text.trimmingCharacters(in: .whitespaces)
-        var limit: String?
-        if !asked.isEmpty, asked.lowercased() != "none" {
-            guard !order.isEmpty else {
-                throw PageError.badRequest(
-                    "\(region)'s certifications are not read yet: the next fetch reads them. Nothing was changed.")
-            }
-            guard let found = order.first(where: { $0.certification.uppercased() == asked.uppercased() }) else {
-                throw PageError.badRequest(
-                    "\(region) has no certification \"\(asked)\". Pick one from the list; nothing was changed.")
-            }
-            limit = found.certification
-        }
+        let limit = try Self.checkedLimit(text, order: order, region: region)
         let chosen = limit
         let name = try await blocking { try self.editor().store.setAgeLimit(member: member, to: chosen) }
         guard let name else {
             throw PageError.badRequest("There is no member \"\(member)\"; nothing was changed.")
         }
-        return EditNotice(lines: [
-            limit.map { "\(name) may watch up to \($0) (\(region))." } ?? "\(name) has no age limit."
-        ])
+        return EditNotice(lines: [Self.saidLimit(name, limit, region: region)])
+    }
+
+    /// The settings' one Save for every member's limit (`member-N` and `limit-N` pairs): every value is checked
+    /// before any is written, so a bad one changes nothing, and the notice names only the limits that changed.
+    func setAgeLimits(_ form: [String: String]) async throws -> EditNotice {
+        let region = config.family.region
+        let store = reader
+        let (order, kept) = try await blocking { (try store.certificationOrder(region: region), try store.ageLimits()) }
+        var wanted: [(member: MemberAgeLimit, limit: String?)] = []
+        while let member = form["member-\(wanted.count)"] {
+            guard let known = kept.first(where: { TitleKey.make($0.name) == TitleKey.make(member) }) else {
+                throw PageError.badRequest("There is no member \"\(member)\"; nothing was changed.")
+            }
+            let limit = try Self.checkedLimit(form["limit-\(wanted.count)"] ?? "", order: order, region: region)
+            wanted.append((known, limit))
+        }
+        guard !wanted.isEmpty else { throw PageError.badRequest("No member's limit was sent; nothing was changed.") }
+        let changed = wanted.filter { $0.member.limit != $0.limit }
+        try await blocking {
+            let store = try self.editor().store
+            for change in changed { _ = try store.setAgeLimit(member: change.member.name, to: change.limit) }
+        }
+        let lines = changed.map { Self.saidLimit($0.member.name, $0.limit, region: region) }
+        return EditNotice(lines: lines.isEmpty ? ["No age limit changed."] : lines)
+    }
+
+    /// "Ann may watch up to PG (US).", or "Ann has no age limit."
+    static func saidLimit(_ name: String, _ limit: String?, region: String) -> String {
+        limit.map { "\(name) may watch up to \($0) (\(region))." } ?? "\(name) has no age limit."
+    }
+
+    /// The certification as the region's list writes it; nil for "none" or nothing; a 400 naming the problem.
+    static func checkedLimit(_ text: String, order: [RegionCertification], region: String) throws -> String? {
+        let asked = text.trimmingCharacters(in: .whitespaces)
+        guard !asked.isEmpty, asked.lowercased() != "none" else { return nil }
+        guard !order.isEmpty else {
+            throw PageError.badRequest(
+                "\(region)'s certifications are not read yet: the next fetch reads them. Nothing was changed.")
+        }
+        guard let found = order.first(where: { $0.certification.uppercased() == asked.uppercased() }) else {
+            throw PageError.badRequest(
+                "\(region) has no certification \"\(asked)\". Pick one from the list; nothing was changed.")
+        }
+        return found.certification
     }
 
     /// `mustc providers --ours` from the page: the ticked `service-ID` boxes, each a provider seen in the region
@@ -118,6 +154,7 @@ struct SettingsModel {
     }
 
     struct Member {
+        var index: Int
         var member: String
         var shown: String
         var id: String
@@ -168,7 +205,8 @@ struct SettingsModel {
                     options.append(Option(value: limit, label: "\(limit) (not of \(region))", selected: true))
                 }
             }
-            return Member(member: member.name, shown: Shown.text(member.name), id: "age-\(index)", options: options)
+            return Member(
+                index: index, member: member.name, shown: Shown.text(member.name), id: "age-\(index)", options: options)
         }
         let matcher = ServiceMatcher(family.services)
         let chosen = { (provider: SeenProvider) in
@@ -220,8 +258,10 @@ extension EditTemplates {
         <p>The highest age rating each member may see, as films are rated in {{region}}. A pick that includes them never goes above it, and leaves out films with no rating there unless asked not to.</p>
         {{^hasCertifications}}<p>{{region}}'s certifications are not read yet: the next fetch reads them from TMDB, and then each member can be given a limit here.</p>{{/hasCertifications}}
         {{^hasMembers}}<p>No members yet: add one on the <a href="/">family page</a>.</p>{{/hasMembers}}
-        {{#members}}<form class="setting" method="post" action="/settings/age-limit">{{>csrf}}<input type="hidden" name="member" value="{{member}}"><label for="{{id}}"><bdi>{{shown}}</bdi></label> <select id="{{id}}" name="limit">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select> <button type="submit">Save<span class="vh"> the age limit of <bdi>{{shown}}</bdi></span></button></form>
-        {{/members}}</section>
+        {{#hasMembers}}<form class="settings" method="post" action="/settings/age-limits">{{>csrf}}
+        {{#members}}<p class="setting"><input type="hidden" name="member-{{index}}" value="{{member}}"><label for="{{id}}"><bdi>{{shown}}</bdi></label> <select id="{{id}}" name="limit-{{index}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select></p>
+        {{/members}}<p><button type="submit">Save the age limits</button></p></form>{{/hasMembers}}
+        </section>
         <section aria-labelledby="services"><h2 id="services">The family's services</h2>
         {{#configured}}<p><code>family.services</code> in the config file sets them: <bdi>{{configured}}</bdi>. It wins over a choice made here; to choose here, remove it from the config.</p>
         {{#shadowed}}<p>A choice made here before is kept, and applies again once the config lists none: <bdi>{{shadowed}}</bdi>.</p>{{/shadowed}}{{/configured}}

@@ -132,7 +132,7 @@ enum Stylesheet {
         p.quiet { color: var(--muted); }
         .choice form { display: inline-block; margin: 0 .5rem .5rem 0; }
         .poster.placeholder::after { content: attr(data-title); }
-        form.setting { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0; }
+        .setting { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0; }
         form.settings fieldset { border: 1px solid var(--line); display: flex; flex-direction: column; gap: .25rem; }
         form.settings label { display: flex; flex-wrap: wrap; align-items: center; gap: .35rem; min-height: 2.75rem; }
         @media (max-width: 40rem) {
