@@ -109,9 +109,11 @@ manual() {
     local parser=$scratch/checkouts/swift-argument-parser log
     [[ -f $parser/Package.swift ]] || die "no swift-argument-parser checkout in $scratch/checkouts"
     log=$(mktemp)
+    mkdir -p "$work/manual"
     if ! swift build --package-path "$parser" --scratch-path "$scratch/generate-manual" --product generate-manual \
         >"$log" 2>&1 ||
-        ! "$scratch/generate-manual/debug/generate-manual" "$built" --output-directory "$work/manual" >"$log" 2>&1 ||
+        ! "$scratch/generate-manual/debug/generate-manual" "$built" --output-directory "$work/manual" \
+            --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)" >"$log" 2>&1 ||
         [[ ! -s $work/manual/mustc.1 ]]; then
         tail -n 20 "$log" >&2
         rm -f "$log"
@@ -130,6 +132,7 @@ stage() {
     "$built" --generate-completion-script bash >"$work/bash"
     "$built" --generate-completion-script zsh >"$work/zsh"
     "$built" --generate-completion-script fish >"$work/fish"
+    sed -i '1{/^#!/d}' "$work/bash" # sourced by bash-completion, never run
     install -D -m 644 "$work/bash" "$tree/share/bash-completion/completions/mustc"
     install -D -m 644 "$work/zsh" "$tree/share/zsh/site-functions/_mustc"
     install -D -m 644 "$work/fish" "$tree/share/fish/vendor_completions.d/mustc.fish"
@@ -175,7 +178,7 @@ Upstream-Name: mustc
 Comment: $(cat "$work/NOTICE")
 
 Files: *
-Copyright: the mustc authors
+Copyright: $(date -u -d "@$SOURCE_DATE_EPOCH" +%Y) the mustc authors
 License: unknown
  No licence has been chosen for mustc yet.
 EOF
