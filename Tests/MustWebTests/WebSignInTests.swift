@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MustCore
+import TMDBStub
 import Testing
 
 @testable import MustWeb
@@ -62,6 +63,37 @@ import Testing
             #expect(out.headers[.setCookie]?.hasPrefix("mustc_session=; Path=/; Max-Age=0") == true)
             let after = try await client.get("/members/Ann", headers: [.cookie: cookie])
             #expect(after.csrf == nil && !after.text.contains("Add a movie"))
+        }
+    }
+
+    @Test func aTypoOfAKeptTitleAsksWhichWasMeantAndKeepsNothingUntilAnswered() async throws {
+        let family = try WebFamily.classic()
+        try family.setPassword()
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let csrf = try #require(try await client.get("/members/Ann", headers: [.cookie: cookie]).csrf)
+            let movies = { try sqlite(family.store.path, "SELECT count(*) FROM movie") }
+            let before = try movies()
+            let asked = try await client.post(
+                "/members/Ann/movies", form: [("csrf", csrf), ("movie", "spirted away")], cookie: cookie,
+                origin: "http://localhost")
+            #expect(asked.status == .seeOther)
+            let page = try await client.get("/members/Ann", headers: [.cookie: cookie])
+            #expect(page.text.contains("Did you mean Spirited Away (2001)? Nothing was added yet."), "\(page.text)")
+            #expect(page.text.contains("<input type=\"hidden\" name=\"movie\" value=\"tmdb:129\">"))
+            #expect(page.text.contains("Add “spirted away” as typed"))
+            #expect(try movies() == before)
+            // Answered "as typed": kept as typed, and asked no more.
+            let typed = try await client.post(
+                "/members/Ann/movies", form: [("csrf", csrf), ("movie", "spirted away"), ("typed", "1")],
+                cookie: cookie, origin: "http://localhost")
+            #expect(typed.status == .seeOther)
+            #expect(try movies() != before)
+            // A title far from every kept one is not asked about.
+            _ = try await client.post(
+                "/members/Ann/movies", form: [("csrf", csrf), ("movie", "Paddington")], cookie: cookie,
+                origin: "http://localhost")
+            #expect(!(try await client.get("/members/Ann", headers: [.cookie: cookie]).text.contains("Did you mean")))
         }
     }
 

@@ -8,7 +8,9 @@ extension WebEdits {
     /// Adds a movie to a member's list. A title that names more than one movie the library already keeps ("Dune"
     /// with Dune (1984) and Dune (2021)) is not taken: the notice asks which, with a button for each and one for
     /// another movie, which (`another`) asks TMDB instead of the library.
-    func add(member rawMember: String, movie text: String, another: Bool = false) async -> EditNotice {
+    func add(member rawMember: String, movie text: String, another: Bool = false, typed: Bool = false) async
+        -> EditNotice
+    {
         let member: String
         let reference: MovieReference
         do {
@@ -23,6 +25,10 @@ extension WebEdits {
                 let kept = try await blocking { try store.libraryMovies(named: reference) }
                 if another { return await otherMovies(member: member, reference, kept: kept) }
                 if kept.count > 1 { return Self.which(member: member, reference, text: text, kept: kept) }
+                if kept.isEmpty, !another, !typed, case .title(let title, _) = reference {
+                    let close = try await blocking { try store.closeTitles(to: title) }
+                    if !close.isEmpty { return Self.didYouMean(member: member, text: text, close: close) }
+                }
             }
             let editor = try await blocking { try self.editor() }
             let link = try await blocking { try editor.add(member: member, movie: reference) }
@@ -54,6 +60,21 @@ extension WebEdits {
         } catch {
             return failed(error)
         }
+    }
+
+    /// "Did you mean Spirited Away (2001)?" for a typed title the library does not keep but keeps one a typo away:
+    /// a button for each close movie, and one that adds the title as typed. Nothing is added until one is pressed.
+    static func didYouMean(member: String, text: String, close: [MovieName]) -> EditNotice {
+        let action = WebPath.member(member) + "/movies"
+        var notice = EditNotice(lines: [
+            "Did you mean \(close.map(\.shown).joined(separator: " or "))? Nothing was added yet."
+        ])
+        notice.adds =
+            close.map { movie in
+                let named = movie.remoteId.map { MovieReference.tmdb($0) } ?? .title(movie.title, year: movie.year)
+                return AddChoice(action: action, movie: named.description, label: movie.shown)
+            } + [AddChoice(action: action, movie: text, label: "Add “\(text)” as typed", typed: true)]
+        return notice
     }
 
     /// "Dune (1984) is on Claire's list.", or was already.

@@ -31,7 +31,8 @@ enum EditRoutes {
             let member = try context.decoded("name")
             return try await guarded(request, pages) { form, token in
                 let notice = await edits.add(
-                    member: member, movie: form["movie"] ?? "", another: form["another"] == "1")
+                    member: member, movie: form["movie"] ?? "", another: form["another"] == "1",
+                    typed: form["typed"] == "1")
                 // /night's "Add to …" comes back to the night it was pressed on.
                 return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
             }

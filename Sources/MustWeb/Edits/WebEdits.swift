@@ -115,6 +115,8 @@ struct AddChoice: Sendable {
     var movie: String
     var label: String
     var another = false
+    /// Adds the title as typed, without asking whether a close one was meant.
+    var typed = false
 }
 
 /// One button that says "it is this TMDB movie" for a member's movie: the same arguments as `mustc resolve`.
