@@ -79,4 +79,36 @@ import Testing
             #expect(page.contains("<h2 id=\"picks\">"))
         }
     }
+
+    @Test func undoReturnsToTheNightWithAnnAndLeoStillTicked() async throws {
+        let family = try Self.family()
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let evening = "/night?member=Ann&member=Leo&minutes=100"
+            let page = try await client.get(evening, headers: [.cookie: cookie])
+            let csrf = try #require(page.csrf)
+            let watched = try await client.post(
+                "/night/watching",
+                form: [("csrf", csrf), ("movie", "tmdb:14160"), ("w0", "Ann"), ("w1", "Leo"), ("back", evening)],
+                cookie: cookie, origin: "http://localhost")
+            #expect(watched.status == .seeOther && watched.headers[.location] == evening)
+            let notice = try await client.get(evening, headers: [.cookie: cookie]).text
+            let undo = try #require(
+                notice.firstMatch(of: #/<form method="post" action="(/nights/\d+/undo)">/#).map { String($0.output.1) })
+            #expect(
+                notice.contains(
+                    "<input type=\"hidden\" name=\"back\" value=\"/night?member=Ann&amp;member=Leo&amp;minutes=100\">"))
+            let back = try #require(
+                notice.firstMatch(of: #/name="back" value="([^"]*)"><button type="submit"><bdi>Undo/#))
+            let undone = try await client.post(
+                undo,
+                form: [("csrf", csrf), ("back", String(back.output.1).replacingOccurrences(of: "&amp;", with: "&"))],
+                cookie: cookie, origin: "http://localhost")
+            #expect(undone.status == .seeOther && undone.headers[.location] == evening)
+            let again = try await client.get(evening, headers: [.cookie: cookie]).text
+            #expect(again.contains("Took back the movie night"))
+            #expect(again.contains("value=\"Ann\" checked") && again.contains("value=\"Leo\" checked"), "\(again)")
+            #expect(again.contains("<h2 id=\"picks\">") && again.contains(">Up</bdi>"))
+        }
+    }
 }

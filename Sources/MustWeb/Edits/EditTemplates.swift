@@ -33,7 +33,7 @@ enum EditTemplates {
 
     /// One answer to "which one?": adds the named movie to the member's list (or, `another`, asks TMDB).
     static let addButton = """
-        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}">{{#another}}<input type="hidden" name="another" value="1">{{/another}}<button type="submit"><bdi>{{label}}</bdi></button></form>
+        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}">{{#another}}<input type="hidden" name="another" value="1">{{/another}}{{#back}}<input type="hidden" name="back" value="{{back}}">{{/back}}<button type="submit"><bdi>{{label}}</bdi></button></form>
 
         """
 

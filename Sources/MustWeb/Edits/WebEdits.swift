@@ -115,6 +115,8 @@ struct AddChoice: Sendable {
     var movie: String
     var label: String
     var another = false
+    /// The page the button's answer returns to; nil: the route's own.
+    var back: String?
 }
 
 /// One button that says "it is this TMDB movie" for a member's movie: the same arguments as `mustc resolve`.
