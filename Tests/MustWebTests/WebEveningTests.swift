@@ -111,4 +111,62 @@ import Testing
             #expect(again.contains("<h2 id=\"picks\">") && again.contains(">Up</bdi>"))
         }
     }
+
+    @Test func removeFromASortedListReturnsWithTheSameSort() async throws {
+        let family = try Self.family()
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let answer = try await client.get("/members/Ann?sort=title", headers: [.cookie: cookie])
+            let (list, csrf) = (answer.text, try #require(answer.csrf))
+            let remove = try #require(
+                list.firstMatch(of: #/<a class="button" href="([^"]*)"[^>]*>Remove/#).map {
+                    String($0.output.1).replacingOccurrences(of: "&amp;", with: "&")
+                })
+            #expect(remove.hasSuffix("&back=%2Fmembers%2FAnn%3Fsort%3Dtitle"), "\(remove)")
+            let confirm = try await client.get(remove, headers: [.cookie: cookie]).text
+            #expect(confirm.contains("<input type=\"hidden\" name=\"back\" value=\"/members/Ann?sort=title\">"))
+            #expect(confirm.contains("<a href=\"/members/Ann?sort=title\">Keep it</a>"))
+            let removed = try await client.post(
+                "/members/Ann/remove",
+                form: [("csrf", csrf), ("movie", "tmdb:194"), ("back", "/members/Ann?sort=title")],
+                cookie: cookie, origin: "http://localhost")
+            #expect(removed.status == .seeOther && removed.headers[.location] == "/members/Ann?sort=title")
+            // Elsewhere is no way back.
+            let away = try await client.post(
+                "/members/Ann/remove", form: [("csrf", csrf), ("movie", "tmdb:14160"), ("back", "//evil.example")],
+                cookie: cookie, origin: "http://localhost")
+            #expect(away.headers[.location] == "/")
+        }
+    }
+
+    @Test func aRatingAndAMarkAnswerBesideTheirCardInTheSameSort() async throws {
+        let family = try Self.family()
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let answer = try await client.get("/members/Ann?sort=title", headers: [.cookie: cookie])
+            let (list, csrf) = (answer.text, try #require(answer.csrf))
+            // By title, Amélie is the first card and Up the second.
+            #expect(list.contains("<input type=\"hidden\" name=\"card\" value=\"m1\">"))
+            let rated = try await client.post(
+                "/members/Ann/rating",
+                form: [
+                    ("csrf", csrf), ("movie", "tmdb:14160"), ("rating", "8"), ("back", "/members/Ann?sort=title"),
+                    ("card", "m1"),
+                ], cookie: cookie, origin: "http://localhost")
+            #expect(rated.status == .seeOther && rated.headers[.location] == "/members/Ann?sort=title")
+            let page = try await client.get("/members/Ann?sort=title", headers: [.cookie: cookie]).text
+            let card = try #require(page.range(of: "<h2 id=\"m1\">"))
+            let notice = try #require(page.range(of: "<section class=\"notice\""))
+            #expect(notice.lowerBound > card.lowerBound, "the notice is under Up's heading")
+            #expect(page[card.lowerBound...].prefix(400).contains(">Up</bdi>"))
+            // A card that is gone: the notice opens the page, as before.
+            _ = try await client.post(
+                "/members/Ann/watched",
+                form: [("csrf", csrf), ("movie", "tmdb:14160"), ("back", "/members/Ann"), ("card", "m99")],
+                cookie: cookie, origin: "http://localhost")
+            let top = try await client.get("/members/Ann", headers: [.cookie: cookie]).text
+            let first = try #require(top.range(of: "<section class=\"notice\""))
+            #expect(first.lowerBound < (top.range(of: "<h2 id=\"m0\">")?.lowerBound ?? top.endIndex))
+        }
+    }
 }

@@ -75,7 +75,7 @@ enum EditTemplates {
         {{<layout}}{{$title}}Remove {{shown}}{{/title}}{{$main}}
         <h1>Remove <bdi>{{shown}}</bdi> from <bdi>{{member}}</bdi>'s list?</h1>
         <p>A movie nobody keeps any more is deleted, with its history.</p>
-        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}"><p><button type="submit">Remove it</button> <a href="{{back}}">Keep it</a></p></form>
+        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><p><button type="submit">Remove it</button> <a href="{{back}}">Keep it</a></p></form>
         {{/main}}{{/layout}}
         """
 }
