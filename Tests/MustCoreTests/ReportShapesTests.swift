@@ -191,6 +191,15 @@ import Testing
         #expect(
             ReportRenderer.json(Self.picks) == #"""
                 {
+                  "leftOut" : {
+                    "aboveAgeLimit" : 0,
+                    "movies" : 0,
+                    "noCertification" : 0,
+                    "notOnServices" : 0,
+                    "otherGenres" : 0,
+                    "tooLong" : 0,
+                    "unknownRuntime" : 0
+                  },
                   "members" : [
                     "Ann",
                     "Bo"

@@ -107,7 +107,7 @@ import Testing
         _ = try family.store.setAgeLimit(member: "Sofia", to: "G")
         try await family.test { client in
             let page = try await client.get(Self.night)
-            #expect(Self.cards(page.text) == ["Kind"] && page.text.contains("Age limit: G (Sofia&#39;s)"))
+            #expect(Self.cards(page.text) == ["Kind"] && page.text.contains("Age limit: G, Sofia&#39;s own limit."))
         }
         #expect(stub.requests.count == asked, "a page request never asks TMDB")
     }

@@ -46,8 +46,13 @@ def run(borrow, arguments):
         ticked = [box.get_attribute("value") for box in driver.find_elements(By.NAME, "member") if box.is_selected()]
         heading = [h2.get_attribute("textContent") for h2 in driver.find_elements(By.TAG_NAME, "h2")]
         limit = [p.get_attribute("textContent") for p in driver.find_elements(By.CSS_SELECTOR, "p.limit")]
+        # Where the first pick starts on the screen as the answer opened (after the #picks jump).
+        driver.get(driver.current_url)
+        first = driver.find_elements(By.CSS_SELECTOR, "ol.picks li")
+        top = driver.execute_script("return arguments[0].getBoundingClientRect().top;", first[0]) if first else None
         return {"before": before, "after": after, "offered": offered, "ticked": ticked,
-                "picks": picks, "heading": heading, "limit": limit, "url": driver.current_url}
+                "picks": picks, "heading": heading, "limit": limit, "url": driver.current_url,
+                "firstPickTop": top}
 
 
 def main():

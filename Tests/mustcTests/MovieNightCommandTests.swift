@@ -144,4 +144,29 @@ import Testing
         }
         #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM movieNight") == "0")
     }
+
+    @Test func anEmptyOrThinPickSaysWhatTonightsChoicesLeftOutInTheTableAndTheJSON() async throws {
+        try await claire()
+        _ = try await run(["member", "Leo", "--age-limit", "PG"])
+        // Night Screams is R and 100 minutes, Paper Moon Fox PG and 95: neither is watched, neither fits.
+        let empty = try await run(["pick", "Claire", "Leo", "--max-minutes", "90"])
+        #expect(
+            empty.stdout.contains(
+                "Nothing to pick for Claire and Leo tonight: 2 movies left out: 1 above PG (Leo's limit), "
+                    + "2 longer than 90 minutes."), "\(empty.all)")
+        #expect(!empty.stdout.contains("has watched"))
+        let json = try await run(["pick", "Claire", "Leo", "--max-minutes", "90", "--format", "json"])
+        let left = try #require(try json.json()["leftOut"] as? [String: Int], "\(json.all)")
+        #expect(
+            left == [
+                "movies": 2, "aboveAgeLimit": 1, "tooLong": 2, "noCertification": 0, "unknownRuntime": 0,
+                "notOnServices": 0, "otherGenres": 0,
+            ], "\(left)")
+        #expect(try titles(json).isEmpty)
+        // Thin: the Fox is picked, and the line under it says what Leo's limit left out.
+        let thin = try await run(["pick", "Claire", "Leo"])
+        #expect(thin.stdout.contains("1 movie left out: 1 above PG (Leo's limit)."), "\(thin.all)")
+        let all = try await run(["pick", "Claire", "--format", "json"])
+        #expect((try all.json()["leftOut"] as? [String: Int])?["movies"] == 0, "\(all.all)")
+    }
 }

@@ -281,8 +281,12 @@ import Testing
         for (pick, title) in zip(picks, expected) {
             #expect(pick.hasPrefix(title + " (2001)"), "\(pick) is not \(title)")
         }
-        #expect((result["limit"] as? [String])?.first?.contains("PG (Cleo's)") == true, "\(result)")
+        #expect(
+            (result["limit"] as? [String])?.first?.contains("Age limit: PG, Cleo's own limit.") == true, "\(result)")
         #expect((result["url"] as? String)?.contains("minutes=100") == true)
+        // Pick opens the answer at the picks: the first one's top is on a phone's first screen.
+        let top = try #require(result["firstPickTop"] as? Double, "\(result)")
+        #expect(top >= 0 && top <= 500, "the first pick starts \(top) px down")
         for key in ["before", "after"] {
             let page = try #require(result[key] as? [String: Any])
             #expect(page["dialog"] as? Bool == false && (page["consoleErrors"] as? [String])?.isEmpty == true)

@@ -101,12 +101,25 @@ public enum MovieNight {
     public static func rank(
         _ library: NightLibrary, count: Int, includeWatched: Bool = false, filters: NightFilters = NightFilters()
     ) -> [NightPick] {
+        ranked(library, count: count, includeWatched: includeWatched, filters: filters).picks
+    }
+
+    /// `rank`, and what tonight's choices left out of the movies it could have picked.
+    public static func ranked(
+        _ library: NightLibrary, count: Int, includeWatched: Bool = false, filters: NightFilters = NightFilters()
+    ) -> (picks: [NightPick], leftOut: NightLeftOut) {
         let limit = filters.limitRank(library)
         // Names are folded once each: folding is costly, and the candidates share a few genres and providers.
         var folded = TitleKeyMemo()
-        let chosen = library.candidates.filter {
-            (includeWatched || $0.watchedBy.isEmpty)
-                && filters.admits($0, limitRank: limit, library.certifications, folded: &folded)
+        var leftOut = NightLeftOut(filters: filters, library: library)
+        let chosen = library.candidates.filter { candidate in
+            guard includeWatched || candidate.watchedBy.isEmpty else { return false }
+            guard filters.admits(candidate, limitRank: limit, library.certifications, folded: &folded) else {
+                leftOut.add(
+                    filters.leftOut(candidate, limitRank: limit, library.certifications, folded: &folded, every: true))
+                return false
+            }
+            return true
         }
         let keyed = chosen.map { candidate -> Keyed in
             let weighted = library.prior.flatMap { prior in
@@ -124,14 +137,22 @@ public enum MovieNight {
         }
         // A title is folded only when the order comes down to it.
         let sorted = keyed.sorted { Self.before($0, $1, titles: &folded) }
-        return sorted.prefix(max(count, 0)).map { item in
+        return (picks(sorted.prefix(max(count, 0)), library, filters, limited: limit != nil, &folded), leftOut)
+    }
+
+    /// The picks shown, each with its reasons.
+    private static func picks(
+        _ items: ArraySlice<Keyed>, _ library: NightLibrary, _ filters: NightFilters, limited: Bool,
+        _ folded: inout TitleKeyMemo
+    ) -> [NightPick] {
+        items.map { item in
             // The taste's notes for the picks shown only.
             var taste: [String] = []
             if item.weighted != nil, !library.tastes.isEmpty {
                 let keys = Set(item.candidate.genres.map { folded.key($0) })
                 taste = TasteEffect.of(keys: keys, tastes: library.tastes).notes
             }
-            var why = why(item.candidate) + filters.used(item.candidate, limited: limit != nil)
+            var why = why(item.candidate) + filters.used(item.candidate, limited: limited)
             if !taste.isEmpty { why += "; " + taste.joined(separator: "; ") }
             return NightPick(
                 candidate: item.candidate, weighted: item.weighted, why: why, predicted: item.predicted, taste: taste)

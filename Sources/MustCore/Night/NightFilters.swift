@@ -38,6 +38,15 @@ public struct NightFilters: Sendable, Equatable {
         }
     }
 
+    /// The limit that applies and whose it is: the watchers whose own limit is as strict, or tonight's choice alone.
+    public func limitSource(_ library: NightLibrary) -> NightLimit? {
+        guard let limit = appliedLimit(library) else { return nil }
+        let rank = { Self.rank(of: TMDBText.line($0), in: library.certifications) ?? 0 }
+        let strictest = rank(limit)
+        let owners = library.ageLimits.filter { rank($0.value) == strictest }.keys.sorted()
+        return NightLimit(limit: limit, owners: owners, chosen: ageLimit.map(TMDBText.line))
+    }
+
     /// A certification's rank in the region's order; nil when the list lacks it, or for a rank of 0 or less
     /// (TMDB gives "NR", not rated, order 0 in the US): such a movie is unrated.
     ///
@@ -69,19 +78,38 @@ public struct NightFilters: Sendable, Equatable {
     func admits(
         _ movie: NightCandidate, limitRank: Int?, _ order: [RegionCertification], folded: inout TitleKeyMemo
     ) -> Bool {
+        leftOut(movie, limitRank: limitRank, order, folded: &folded, every: false).isEmpty
+    }
+
+    /// The choices that leave the movie out: the first one found, or with `every` all of them (for the counts of
+    /// what was left out, asked of the movies left out only). Empty: the movie passes every choice.
+    func leftOut(
+        _ movie: NightCandidate, limitRank: Int?, _ order: [RegionCertification], folded: inout TitleKeyMemo,
+        every: Bool
+    ) -> [NightLeftOut.Reason] {
+        var reasons: [NightLeftOut.Reason] = []
         if let maxMinutes {
-            guard let runtime = movie.runtime, runtime <= maxMinutes else { return false }
+            if let runtime = movie.runtime {
+                if runtime > maxMinutes { reasons.append(.tooLong) }
+            } else {
+                reasons.append(.unknownRuntime)
+            }
+            if !every, !reasons.isEmpty { return reasons }
         }
         if let limitRank {
             if let rank = movie.certification.flatMap({ Self.rank(of: $0, in: order) }) {
-                guard rank <= limitRank else { return false }
+                if rank > limitRank { reasons.append(.aboveAgeLimit) }
             } else if !includeUnrated {
-                return false
+                reasons.append(.noCertification)
             }
+            if !every, !reasons.isEmpty { return reasons }
         }
-        if let streaming, service(of: movie, streaming, folded: &folded) == nil { return false }
-        if !genres.isEmpty, genre(of: movie, folded: &folded) == nil { return false }
-        return true
+        if let streaming, service(of: movie, streaming, folded: &folded) == nil {
+            reasons.append(.notOnServices)
+            if !every { return reasons }
+        }
+        if !genres.isEmpty, genre(of: movie, folded: &folded) == nil { reasons.append(.otherGenres) }
+        return reasons
     }
 
     /// The first of the family's services offering the movie at no extra cost.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// `mustc pick`'s answer, as a text list or JSON: `{"members":[...],"picks":[{"title","year","remoteId",
-/// "keptBy","voteAverage","voteCount","weighted","trend","why"}]}`. Made from plain values, so the family page can
-/// render the same picks.
+/// "keptBy","voteAverage","voteCount","weighted","trend","why"}],"leftOut":{"movies","aboveAgeLimit",…}}`.
+/// Made from plain values, so the family page can render the same picks.
 public struct PickReport: Sendable, Equatable, Encodable {
     public enum Format: String, CaseIterable, Sendable { case table, json }
 
@@ -11,6 +11,10 @@ public struct PickReport: Sendable, Equatable, Encodable {
     public var prior: NightPrior?
     /// Whether tonight's choices (runtime, age limit, services, genres) narrowed the picks: said when none is left.
     public var filtered = false
+    /// What tonight's choices left out, counted by choice: said when the picks are fewer than asked for.
+    public var leftOut = NightLeftOut()
+    /// How many picks were asked for; nil when the report was not ranked here.
+    public var asked: Int?
 
     public init(members: [String], picks: [NightPick], prior: NightPrior?) {
         (self.members, self.picks, self.prior) = (members, picks, prior)
@@ -20,11 +24,10 @@ public struct PickReport: Sendable, Equatable, Encodable {
     public init(
         _ library: NightLibrary, count: Int, includeWatched: Bool = false, filters: NightFilters = NightFilters()
     ) {
-        self.init(
-            members: library.members,
-            picks: MovieNight.rank(library, count: count, includeWatched: includeWatched, filters: filters),
-            prior: library.prior)
+        let ranked = MovieNight.ranked(library, count: count, includeWatched: includeWatched, filters: filters)
+        self.init(members: library.members, picks: ranked.picks, prior: library.prior)
         self.filtered = filters != NightFilters() || !library.ageLimits.isEmpty
+        (leftOut, asked) = (ranked.leftOut, count)
     }
 
     /// Says where each pick streams for the family (`NightWhere`): the table and the JSON then carry it.
@@ -46,6 +49,8 @@ public struct PickReport: Sendable, Equatable, Encodable {
     private var text: String {
         let who = MovieNight.names(members)
         guard !picks.isEmpty else {
+            // Never "none of them has watched" while tonight's choices hid unwatched movies: say what they hid.
+            if let left = leftOut.text { return "Nothing to pick for \(who) tonight: \(TerminalText.cell(left))." }
             return "Nothing to pick: no movie on \(who)'s lists that none of them has watched"
                 + (filtered ? " and that tonight's choices allow." : ".")
         }
@@ -54,6 +59,7 @@ public struct PickReport: Sendable, Equatable, Encodable {
         for (index, pick) in picks.enumerated() {
             lines.append("  \(index + 1). \(TerminalText.cell(pick.why))\(Self.facts(pick))")
         }
+        if isThin, let left = leftOut.text { lines.append(TerminalText.cell(left) + ".") }
         if let prior {
             lines.append(
                 "Weighted rating (v·R + m·C) / (v + m): C = \(FigureText.plain((prior.mean * 100).rounded() / 100)), the mean "
@@ -73,8 +79,11 @@ public struct PickReport: Sendable, Equatable, Encodable {
         return parts.isEmpty ? "" : " [" + parts.joined(separator: " · ") + "]"
     }
 
+    /// Fewer picks than asked for: what was left out is then worth saying.
+    public var isThin: Bool { picks.count < (asked ?? 0) }
+
     /// The prior and whether filters applied are the text's, not the JSON's.
-    private enum CodingKeys: String, CodingKey { case members, picks }
+    private enum CodingKeys: String, CodingKey { case members, picks, leftOut }
 }
 
 extension NightPick: JSONShaped {

@@ -69,18 +69,24 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
         return Response(status: page.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// `page` with each placeholder replaced by `token`, `insert.top` after the opening of `<main>` and
-    /// `insert.bottom` before its end. The placeholder starts with U+0001, which no page has otherwise: the scan
-    /// looks for that one byte and copies everything between in bulk.
+    /// `page` with each placeholder replaced by `token`, `insert.top` after the opening of `<main>`,
+    /// `insert.bottom` before its end and `insert.beside` after its card's heading. The placeholder starts with
+    /// U+0001, which no page has otherwise: the scan looks for that one byte and copies everything between in bulk.
     static func personalized(_ page: UnsafeRawBufferPointer, token: String, insert: PageInsert) -> [UInt8] {
         let (slot, token) = (Array(EditSlot.csrf.utf8), Array(token.utf8))
-        let (top, bottom) = (Array(insert.top.utf8), Array(insert.bottom.utf8))
+        var (top, bottom, beside) = (Array(insert.top.utf8), Array(insert.bottom.utf8), Array(insert.beside.utf8))
+        // The notice of an edit made on a card goes under that card's heading; with the card gone, at the top.
+        let card = insert.card.flatMap { afterHeading(of: $0, in: page) }
+        if card == nil {
+            top += beside
+            beside = []
+        }
         let main =
             top.isEmpty
             ? nil : first(Array(PageInsert.mainOpen.utf8), in: page).map { $0 + PageInsert.mainOpen.utf8.count }
         let end = bottom.isEmpty ? nil : last(Array("</main>".utf8), in: page)
         var out: [UInt8] = []
-        out.reserveCapacity(page.count + top.count + bottom.count + 64 * token.count)
+        out.reserveCapacity(page.count + top.count + bottom.count + beside.count + 64 * token.count)
         var copied = 0
         func copy(upTo index: Int) {
             if index > copied { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: page[copied..<index])) }
@@ -95,6 +101,10 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
             if index == end {
                 copy(upTo: index)
                 out += bottom
+            }
+            if index == card {
+                copy(upTo: index)
+                out += beside
             }
             if page[index] == slot[0], index + slot.count <= page.count,
                 slot.indices.allSatisfy({ page[index + $0] == slot[$0] })
@@ -111,9 +121,16 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
         return out
     }
 
-    private static func first(_ pattern: [UInt8], in page: UnsafeRawBufferPointer) -> Int? {
-        guard page.count >= pattern.count else { return nil }
-        for index in 0...(page.count - pattern.count)
+    /// Where the heading of the card `id` ends on a member page.
+    private static func afterHeading(of id: String, in page: UnsafeRawBufferPointer) -> Int? {
+        let close = Array("</h2>".utf8)
+        return first(Array("<h2 id=\"\(id)\">".utf8), in: page).flatMap { first(close, in: page, from: $0) }
+            .map { $0 + close.count }
+    }
+
+    private static func first(_ pattern: [UInt8], in page: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        guard page.count - start >= pattern.count else { return nil }
+        for index in start...(page.count - pattern.count)
         where page[index] == pattern[0] && pattern.indices.allSatisfy({ page[index + $0] == pattern[$0] }) {
             return index
         }
@@ -130,10 +147,13 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// HTML a signed-in (or signed-out) viewer's page gains: `top` at the start of `<main>`, `bottom` at its end.
+/// HTML a signed-in (or signed-out) viewer's page gains: `top` at the start of `<main>`, `bottom` at its end, and
+/// (signed in) `beside` under the heading of the card `card`, or at the top when the page has no such card.
 struct PageInsert: Sendable {
     var top: String
     var bottom: String
+    var card: String? = nil
+    var beside = ""
 
     /// The start of every page's `<main>`, where `top` goes.
     static let mainOpen = "<main id=\"main\" tabindex=\"-1\">\n"
@@ -174,7 +194,15 @@ extension WebEdits {
         case "" where segments.count == 1:
             return PageInsert(
                 top: top(true), bottom: pages.render(HomeFormsModel(csrf: csrf, notice: nil), "homeForms"))
-        case "members" where segments.count == 2, "status" where segments.count == 1,
+        case "members" where segments.count == 2:
+            // A mark or a rating made on a card answers beside it: its focus brings the page back to that card.
+            let notice = notices.withLock { $0.take(for: token.hash) }
+            let bar = pages.render(BarModel(csrf: csrf, notice: nil), "signedInTop")
+            let shown = pages.render(BarModel(csrf: csrf, notice: NoticeModel(notice)), "notice")
+            return notice?.card == nil
+                ? PageInsert(top: bar + shown, bottom: "")
+                : PageInsert(top: bar, bottom: "", card: notice?.card, beside: shown)
+        case "status" where segments.count == 1,
             "night" where segments.count == 1, "settings" where segments.count == 1:
             return PageInsert(top: top(true), bottom: "")
         case "movies" where segments.count == 2 || (segments.count == 3 && segments[1] == "local"):

@@ -40,14 +40,16 @@ enum EditRoutes {
         router.post("/members/:name/watched") { request, context in
             let member = try context.decoded("name")
             return try await guarded(request, pages) { form, token in
-                let notice = await edits.watched(member: member, movie: form["movie"] ?? "", undo: form["undo"] == "1")
+                var notice = await edits.watched(member: member, movie: form["movie"] ?? "", undo: form["undo"] == "1")
+                notice.card = cardId(form["card"])
                 return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
             }
         }
         router.post("/members/:name/rating") { request, context in
             let member = try context.decoded("name")
             return try await guarded(request, pages) { form, token in
-                let notice = await edits.rate(member: member, movie: form["movie"] ?? "", rating: form["rating"] ?? "")
+                var notice = await edits.rate(member: member, movie: form["movie"] ?? "", rating: form["rating"] ?? "")
+                notice.card = cardId(form["card"])
                 return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
             }
         }
@@ -58,7 +60,8 @@ enum EditRoutes {
             let member = try context.decoded("name")
             return try await guarded(request, pages) { form, token in
                 let notice = await edits.remove(member: member, movie: form["movie"] ?? "")
-                return edits.redirect(notice, token, to: WebPath.member(member))
+                // The list it was removed from, in the same order: the confirmation passes its address on.
+                return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
             }
         }
         NightEditRoutes.register(on: router, edits: edits, pages: pages)
@@ -146,9 +149,10 @@ enum EditRoutes {
         else {
             throw PageError.notFound("\(member) has no movie \"\(reference)\" to remove.")
         }
+        let back = request.uri.queryParameters["back"].map { sitePath(String($0)) } ?? WebPath.member(member)
         let model = ConfirmRemoveModel(
             member: Shown.text(name), shown: Shown.text(kept.shown), movie: movie,
-            action: WebPath.member(member) + "/remove", back: WebPath.member(member), csrf: token.csrfToken)
+            action: WebPath.member(member) + "/remove", back: back, csrf: token.csrfToken)
         return pages.page(model, "confirmRemove")
     }
 
@@ -192,6 +196,14 @@ enum EditRoutes {
             fields[name] = fields[name] ?? value
         }
         return fields
+    }
+
+    /// A member page card's id (`m` and its index), as the card's forms send it; anything else is no card.
+    static func cardId(_ text: String?) -> String? {
+        guard let text, text.count <= 8, text.first == "m", text.count > 1,
+            text.dropFirst().allSatisfy({ ("0"..."9").contains($0) })
+        else { return nil }
+        return text
     }
 
     /// A path on this site to go back to; anything else (another host, `//host`) becomes the family page.

@@ -33,7 +33,7 @@ enum EditTemplates {
 
     /// One answer to "which one?": adds the named movie to the member's list (or, `another`, asks TMDB).
     static let addButton = """
-        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}">{{#another}}<input type="hidden" name="another" value="1">{{/another}}{{#typed}}<input type="hidden" name="typed" value="1">{{/typed}}<button type="submit"><bdi>{{label}}</bdi></button></form>
+        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}">{{#another}}<input type="hidden" name="another" value="1">{{/another}}{{#typed}}<input type="hidden" name="typed" value="1">{{/typed}}{{#back}}<input type="hidden" name="back" value="{{back}}">{{/back}}<button type="submit"><bdi>{{label}}</bdi></button></form>
 
         """
 
@@ -75,7 +75,7 @@ enum EditTemplates {
         {{<layout}}{{$title}}Remove {{shown}}{{/title}}{{$main}}
         <h1>Remove <bdi>{{shown}}</bdi> from <bdi>{{member}}</bdi>'s list?</h1>
         <p>A movie nobody keeps any more is deleted, with its history.</p>
-        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}"><p><button type="submit">Remove it</button> <a href="{{back}}">Keep it</a></p></form>
+        <form method="post" action="{{action}}">{{>csrf}}<input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="{{back}}"><p><button type="submit">Remove it</button> <a href="{{back}}">Keep it</a></p></form>
         {{/main}}{{/layout}}
         """
 }

@@ -11,8 +11,9 @@ enum NightEditRoutes {
             try await EditRoutes.guarded(request, pages) { form, token in
                 // The watchers come as w0, w1, …: the form carries the members ticked when the picks were made.
                 let watchers = (0..<100).compactMap { form["w\($0)"] }.filter { !$0.isEmpty }
-                let notice = await edits.night(movie: form["movie"] ?? "", members: watchers)
-                return edits.redirect(notice, token, to: EditRoutes.sitePath(form["back"] ?? "/night"))
+                let back = EditRoutes.sitePath(form["back"] ?? "/night")
+                let notice = await edits.night(movie: form["movie"] ?? "", members: watchers, back: back)
+                return edits.redirect(notice, token, to: back)
             }
         }
         router.post("/nights/:id/undo") { request, context in
@@ -26,8 +27,9 @@ enum NightEditRoutes {
 }
 
 extension WebEdits {
-    /// Records tonight's night: every watcher marked watched today, the night kept; the notice has the Undo.
-    func night(movie text: String, members: [String]) async -> EditNotice {
+    /// Records tonight's night: every watcher marked watched today, the night kept; the notice has the Undo,
+    /// which returns to `back`, the evening the night was recorded from (the same watchers and choices).
+    func night(movie text: String, members: [String], back: String) async -> EditNotice {
         guard let reference = try? MovieReference.parse(text) else {
             return .error("“\(text)” does not name a movie; nothing was changed.")
         }
@@ -49,7 +51,7 @@ extension WebEdits {
                         + "asks how it was."
                 ])
                 notice.adds = [
-                    AddChoice(action: "/nights/\(night.id)/undo", movie: String(night.id), label: "Undo")
+                    AddChoice(action: "/nights/\(night.id)/undo", movie: String(night.id), label: "Undo", back: back)
                 ]
                 return notice
             }

@@ -107,6 +107,8 @@ struct EditNotice: Sendable {
     /// Buttons that add a movie to the member's list: the answers to "which one?".
     var adds: [AddChoice] = []
     var isError = false
+    /// The member page's card the edit was made on (`m3`): the notice shows there; nil: at the page's top.
+    var card: String?
 }
 
 /// One button that adds a movie to a member's list, or (`another`) asks TMDB for one the library does not keep.
@@ -117,6 +119,8 @@ struct AddChoice: Sendable {
     var another = false
     /// Adds the title as typed, without asking whether a close one was meant.
     var typed = false
+    /// The page the button's answer returns to; nil: the route's own.
+    var back: String?
 }
 
 /// One button that says "it is this TMDB movie" for a member's movie: the same arguments as `mustc resolve`.

@@ -269,10 +269,13 @@ struct MovieCard: Sendable {
         sparkLabel = spark.map { "Rating this week: " + $0.figures.joined(separator: ", ") } ?? ""
         let named = movie.remoteId.map { MovieReference.tmdb($0) } ?? .title(movie.title, year: movie.year)
         reference = named.description
+        // A mark or a rating comes back to the same order and page, its notice beside this card (the forms send
+        // its id); a removal to the same list, where the notice opens the page.
         self.back = back
         isWatched = mark.watched
         self.edit = edit
-        removeHref = (edit?.removeBase ?? "") + WebPath.queryEncoded(named.description)
+        removeHref =
+            (edit?.removeBase ?? "") + WebPath.queryEncoded(named.description) + "&back=" + WebPath.queryEncoded(back)
         options = edit == nil ? [] : OwnRating.range.map { Option(value: $0, selected: $0 == mark.rating) }
     }
 }

@@ -43,6 +43,12 @@ struct NightPage: Sendable {
         var back: String
     }
 
+    /// One count of what tonight's choices left out, with the address that relaxes that choice alone.
+    struct LeftOut: Sendable {
+        var text: String
+        var href: String?
+    }
+
     struct Option: Sendable {
         var value: String
         var label: String
@@ -66,6 +72,9 @@ struct NightPage: Sendable {
     /// What the page says above the picks: who they are for, or what to do first.
     var heading: String?
     var note: String?
+    /// "3 movies left out:", then each choice's count: said when the picks are fewer than the page shows.
+    var leftOutLine: String?
+    var leftOut: [LeftOut] = []
     /// "Something new": suggestions for the watchers under tonight's limits, or one quiet sentence.
     var suggestions: [SuggestionCard] = []
     var suggestNote: String?
@@ -88,9 +97,33 @@ struct NightPage: Sendable {
             } ?? []
         if let report {
             heading = "Tonight for \(Shown.text(MovieNight.names(report.members))), best first"
-            note = report.picks.isEmpty ? "Nothing left to pick: they have watched everything they keep." : nil
+            note = report.picks.isEmpty ? Self.emptyNote(report, includeWatched: includeWatched) : nil
         } else {
             note = all.isEmpty ? nil : "Tick who is watching, then Pick."
+        }
+    }
+
+    /// Why there is no pick: tonight's choices, said with what they left out below; otherwise there is nothing
+    /// left that nobody has watched (or, with watched ones included, nothing kept at all).
+    static func emptyNote(_ report: PickReport, includeWatched: Bool) -> String {
+        if report.leftOut.movies > 0 { return "Nothing to pick with tonight's choices." }
+        return includeWatched
+            ? "Nothing to pick: they keep no movie yet."
+            : "Nothing left to pick: they have watched everything they keep."
+    }
+
+    /// What tonight's choices left out, when the picks are fewer than the page shows, each count with a link
+    /// that relaxes that one choice.
+    mutating func explain(_ report: PickReport, choices: NightChoices, includeWatched: Bool) {
+        let left = report.leftOut
+        guard left.movies > 0, report.picks.count < Self.count else { return }
+        leftOutLine = left.summary + ":"
+        leftOut = left.reasons.map { reason in
+            LeftOut(
+                text: Shown.text(left.phrase(reason)),
+                href: choices.relaxed(reason, limit: left.limit).map {
+                    $0.href(members: report.members, includeWatched: includeWatched)
+                })
         }
     }
 
@@ -148,8 +181,8 @@ struct NightPage: Sendable {
     }
 
     mutating func offer(
-        _ choices: NightChoices, genres seen: [String], certifications: [String], hasServices: Bool, applied: String?,
-        limits: [String: String]
+        _ choices: NightChoices, genres seen: [String], certifications: [String], hasServices: Bool,
+        applied: NightLimit?, limits: [String: String]
     ) {
         minutes = choices.minutes.map(String.init) ?? ""
         let wanted = Set(choices.genres.map(TitleKey.make))
@@ -164,10 +197,8 @@ struct NightPage: Sendable {
         self.hasServices = hasServices
         includeUnrated = choices.includeUnrated
         if let applied {
-            let whose = limits.filter { $0.value.uppercased() == applied.uppercased() }.keys.sorted()
-            let by = whose.isEmpty ? "Tonight's" : MovieNight.names(whose.map { $0 + "'s" })
             limitNote = Shown.text(
-                "Age limit: \(applied) (\(by)). Movies with no certification are "
+                applied.line(ownLimits: limits) + ". Movies with no certification are "
                     + (includeUnrated ? "included." : "left out."))
         }
     }

@@ -26,6 +26,35 @@ struct NightChoices: Sendable, Equatable {
         streaming = query["streaming"] == "on"
         genres = query.getAll("genre").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
+
+    /// This night's address for the watchers, opening at the picks.
+    func href(members: [String], includeWatched: Bool) -> String {
+        let value = WebPath.queryEncoded
+        var parts = members.map { "member=" + value($0) }
+        if includeWatched { parts.append("watched=include") }
+        if let minutes { parts.append("minutes=\(minutes)") }
+        if let age { parts.append("age=" + value(age)) }
+        if includeUnrated { parts.append("unrated=include") }
+        if streaming { parts.append("streaming=on") }
+        parts += genres.map { "genre=" + value($0) }
+        return "/night" + (parts.isEmpty ? "" : "?" + parts.joined(separator: "&")) + "#picks"
+    }
+
+    /// The same choices less the one that left movies out for `reason`; nil when the form cannot relax it (a
+    /// member's own age limit is the settings', not tonight's).
+    func relaxed(_ reason: NightLeftOut.Reason, limit: NightLimit?) -> NightChoices? {
+        var choices = self
+        switch reason {
+        case .aboveAgeLimit:
+            guard age != nil, limit?.owners.isEmpty == true else { return nil }
+            choices.age = nil
+        case .noCertification: choices.includeUnrated = true
+        case .tooLong, .unknownRuntime: choices.minutes = nil
+        case .notOnServices: choices.streaming = false
+        case .otherGenres: choices.genres = []
+        }
+        return choices
+    }
 }
 
 extension Pages {
@@ -78,10 +107,11 @@ extension Pages {
         let signedIn = Viewer.current.session == nil ? nil : EditRoutes.sitePath(back)
         var page = NightPage(
             members: everyone, chosen: chosen, report: report, includeWatched: includeWatched, back: signedIn)
+        if let report { page.explain(report, choices: choices, includeWatched: includeWatched) }
         if let suggested { page.suggest(suggested, services: services, region: region, back: signedIn) }
         page.offer(
             choices, genres: genres, certifications: order.map(\.certification), hasServices: !services.isEmpty,
-            applied: library.flatMap { filters.appliedLimit($0) }, limits: library?.ageLimits ?? [:])
+            applied: library.flatMap { filters.limitSource($0) }, limits: library?.ageLimits ?? [:])
         return site.page(page, template: "night")
     }
 

@@ -3,7 +3,7 @@ extension Templates {
         {{<layout}}{{$navNight}} aria-current="page"{{/navNight}}{{$main}}
         <h1>Movie night</h1>
         {{^empty(members)}}
-        <form method="get" action="/night" class="night">
+        <form method="get" action="/night#picks" class="night">
         <fieldset>
         <legend>Who is watching?</legend>
         {{#members}}
@@ -14,7 +14,7 @@ extension Templates {
         <legend>Tonight</legend>
         <label for="include-watched"><input type="checkbox" id="include-watched" name="watched" value="include"{{#includeWatched}} checked{{/includeWatched}}> Include movies someone has watched</label>
         <span class="field"><label for="minutes">At most (minutes)</label> <input id="minutes" name="minutes" type="number" min="1" max="10000" inputmode="numeric" value="{{minutes}}"></span>
-        {{^empty(ages)}}<span class="field"><label for="age">Age limit</label> <select id="age" name="age">{{#ages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/ages}}</select></span>{{/empty(ages)}}
+        {{^empty(ages)}}<span class="field"><label for="age">Age limit</label> <select id="age" name="age" aria-describedby="age-hint">{{#ages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/ages}}</select></span> <span class="hint" id="age-hint">Stricter than the members' own limits</span>{{/empty(ages)}}
         <label for="unrated"><input type="checkbox" id="unrated" name="unrated" value="include"{{#includeUnrated}} checked{{/includeUnrated}}> Include movies with no certification</label>
         {{#hasServices}}<label for="streaming"><input type="checkbox" id="streaming" name="streaming" value="on"{{#streaming}} checked{{/streaming}}> Only on our services</label>{{/hasServices}}
         <span class="field"><label for="genre">Genre</label> <select id="genre" name="genre">{{#genres}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/genres}}</select></span>
@@ -23,7 +23,7 @@ extension Templates {
         </form>
         {{/empty(members)}}
         {{^members}}<p>No members yet: add them on the <a href="/">family page</a>.</p>{{/members}}
-        {{#heading}}<h2><bdi>{{heading}}</bdi></h2>{{/heading}}
+        {{#heading}}<h2 id="picks"><bdi>{{heading}}</bdi></h2>{{/heading}}
         {{#limitNote}}<p class="limit"><bdi>{{limitNote}}</bdi></p>{{/limitNote}}
         {{^empty(picks)}}
         <ol class="picks">
@@ -40,6 +40,7 @@ extension Templates {
         </ol>
         {{/empty(picks)}}
         {{#note}}<p>{{note}}</p>{{/note}}
+        {{#leftOutLine}}<p class="left-out">{{leftOutLine}}</p><ul class="left-out">{{#leftOut}}<li><bdi>{{text}}</bdi>{{#href}} <a href="{{href}}">Show them<span class="vh">: {{text}}</span></a>{{/href}}</li>{{/leftOut}}</ul>{{/leftOutLine}}
         {{^empty(suggestions)}}
         <section aria-labelledby="something-new">
         <h2 id="something-new">Something new</h2>
@@ -113,8 +114,8 @@ extension Templates {
         {{#rated}}<p class="votes">{{votes}}{{>spark}}</p>{{/rated}}
         {{#watched}}<p class="mark">✓ {{watched}}{{#own}} · {{own}}{{/own}}</p>{{/watched}}{{^watched}}{{#own}}<p class="mark">{{own}}</p>{{/own}}{{/watched}}
         {{#edit}}<div class="controls">
-        <form method="post" action="{{watchedAction}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}">{{#isWatched}}<input type="hidden" name="undo" value="1"><button type="submit" aria-describedby="{{id}}">Not watched</button>{{/isWatched}}{{^isWatched}}<button type="submit" aria-describedby="{{id}}">Watched today</button>{{/isWatched}}</form>
-        <form method="post" action="{{ratingAction}}" class="rate"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}"><label class="vh" for="{{id}}r">Your rating of <bdi>{{title}}</bdi></label><select id="{{id}}r" name="rating"><option value=""{{^own}} selected{{/own}}>–</option>{{#options}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select><button type="submit" aria-describedby="{{id}}">Rate</button></form>
+        <form method="post" action="{{watchedAction}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}"><input type="hidden" name="card" value="{{id}}">{{#isWatched}}<input type="hidden" name="undo" value="1"><button type="submit" aria-describedby="{{id}}">Not watched</button>{{/isWatched}}{{^isWatched}}<button type="submit" aria-describedby="{{id}}">Watched today</button>{{/isWatched}}</form>
+        <form method="post" action="{{ratingAction}}" class="rate"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{reference}}"><input type="hidden" name="back" value="{{back}}"><input type="hidden" name="card" value="{{id}}"><label class="vh" for="{{id}}r">Your rating of <bdi>{{title}}</bdi></label><select id="{{id}}r" name="rating"><option value=""{{^own}} selected{{/own}}>–</option>{{#options}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select><button type="submit" aria-describedby="{{id}}">Rate</button></form>
         <a class="button" href="{{removeHref}}" aria-describedby="{{id}}">Remove…</a>
         </div>{{/edit}}</li>
 

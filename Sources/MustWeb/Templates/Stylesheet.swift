@@ -112,6 +112,9 @@ enum Stylesheet {
         /* A label and its control wrap together: as separate flex items, "Genre" ended a line at 360 px and its
            list began the next. */
         form.night .field { display: inline-flex; align-items: center; gap: .35rem; }
+        form.night .hint { color: var(--muted); align-self: center; }
+        ul.left-out { padding-left: 1.25rem; }
+        ul.left-out li { margin: .25rem 0; min-height: 1.5rem; }
         input[type=checkbox] { min-height: 0; width: 1.5rem; height: 1.5rem; }
         ol.picks, ol.suggestions { list-style: none; padding: 0; }
         ul.nights { list-style: none; padding: 0; }
