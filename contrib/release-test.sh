@@ -108,7 +108,7 @@ if ! podman image exists "$base"; then
     cache=.build-release/debian-bookworm-minbase.tar
     if [[ ! -s $cache ]]; then
         say "making $base with mmdebstrap (minbase, bookworm) into $cache"
-        timed 1800 mmdebstrap --quiet --variant=minbase bookworm "$cache.part" || die "mmdebstrap failed"
+        timed 1800 mmdebstrap --quiet --variant=minbase --format=tar bookworm "$cache.part" || die "mmdebstrap failed"
         mv "$cache.part" "$cache"
         say "mmdebstrap took ${elapsed} s"
     fi
