@@ -158,6 +158,9 @@ public enum ImportRow: Sendable, Equatable {
     case episode(String)
     /// A trailer, hook, recap or preview, or a play too short to be a viewing (Netflix): skipped, counted apart.
     case extra(String)
+    /// A title that may be a film or an episode, which TMDB could not be asked about (Netflix): skipped, counted
+    /// apart, and told.
+    case unsure(String)
     /// A row naming a watch another row of the file already carries: a re-watch in Trakt's history (`rewatch`),
     /// another session or day of one Netflix viewing.
     case merged(String, rewatch: Bool)
