@@ -315,6 +315,30 @@ import ZIPFoundation
             ], "\(titles)")
     }
 
+    @Test func theDateOrderMessageSaysWhatHappensAndAFutureRowIsRefusedWhole() async throws {
+        let path = try file(
+            "mixed/NetflixViewingHistory.csv",
+            Self.viewingHistory([
+                ("Up", "27/07/2020"), ("Amélie", "07/28/2020"), ("Spirited Away", "01/02/2099"),
+                ("My Neighbor Totoro", "01/02/2099"), ("My Neighbor Totoro", "03/02/2020"),
+            ]))
+        let refused = try await mustc("import", "Eve", path)
+        #expect(refused.status == 64, "\(refused.all)")
+        #expect(
+            refused.stderr.contains(
+                "a row whose date does not fit that order is still imported: its film is marked watched, without a "
+                    + "day"), "\(refused.stderr)")
+        let (counts, all) = try await imported("Eve", "--date-order", "dmy", path)
+        #expect(counts["linked"] == 3 && counts["invalid"] == 2 && counts["marksNotTaken"] == 1, "\(all)")
+        #expect(all.contains("the date \"01/02/2099\" is after today"), "\(all)")
+        // What the message says: Amélie's 07/28/2020 is no day in dmy, and its film is watched without one.
+        #expect(
+            try await marks("Eve") == [
+                "Up 2009 14160: true 2020-07-27 null", "Amélie 2001 194: true null null",
+                "My Neighbor Totoro 1988 8392: true 2020-02-03 null",
+            ])
+    }
+
     /// ViewingActivity.csv of the full data download: several profiles, a film over sessions, trailers and hooks.
     static let activityHeader =
         "Profile Name,Start Time,Duration,Attributes,Title,Supplemental Video Type,Device Type,Bookmark,"

@@ -177,7 +177,7 @@ final class NetflixRows: ImportRowSource {
         collected = true
         for (index, line) in lines.enumerated() {
             guard case .view(let view) = line, view.profile == chosen, view.supplemental.isEmpty,
-                verdict(view.title) == .film
+                verdict(view.title) == .film, future(view) == nil
             else { continue }
             let day = self.day(view).day
             guard var film = films[view.title] else {
@@ -188,6 +188,14 @@ final class NetflixRows: ImportRowSource {
             film.seconds = film.seconds.flatMap { total in view.seconds.map { total + $0 } }
             films[view.title] = film
         }
+    }
+
+    /// Why a line is refused whole: its date is after today, so it tells of no viewing yet (neither the link nor
+    /// the watched mark is taken).
+    private func future(_ view: View) -> String? {
+        let day = activity ? WatchDay.parse(String(view.date.prefix(10))) : NetflixDate.parse(view.date)?.day(order)
+        guard let day, day > today else { return nil }
+        return "the date \(Excerpt.quoted(view.date)) is after today (\(today.text)): no viewing yet, not imported"
     }
 
     /// The day a line was watched, or why its date is not taken.
@@ -236,6 +244,7 @@ final class NetflixRows: ImportRowSource {
         case .unsure: return .unsure(unsure(view.title))
         case .film: break
         }
+        if let future = future(view) { return .invalid(future) }
         guard let film = films[view.title] else { return .invalid("it has no title") }
         if activity, let seconds = film.seconds, seconds < Self.shortestViewing {
             return .extra("\(title) played \(seconds / 60) min in all: sampled, not watched")
