@@ -123,6 +123,9 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     /// The title is Letterboxd's own spelling of the film: two rows spelled apart ("Rain" and "rain", 2019) are two
     /// films even where no film URI tells them apart (a diary imported alone).
     public var exactTitle = false
+    /// The movie's id in the database a mustc export was written from: the same movie when this is that database
+    /// and the id still names a movie of exactly this title and year.
+    public var mustcId: Int64?
     /// The latest year the movie can be from, when the list gives no year but a day it was watched (Netflix): a
     /// lookup leaves out TMDB's movies released after it.
     public var latestYear: Int?
@@ -176,6 +179,7 @@ public struct ImportLayout: Sendable, Equatable {
     var imdbId: Int?
     var titleType: Int?
     var letterboxdUri: Int?
+    var mustcId: Int?
     var memberColumn: Int?
     /// Where the watched mark, its day and the member's rating are, if anywhere.
     var marks = MarkColumns()
@@ -224,7 +228,7 @@ public struct ImportLayout: Sendable, Equatable {
             return ImportLayout(
                 format: chosen, title: column("title")!, year: column("year"),
                 tmdbId: column("tmdbId") ?? column("remoteId"), imdbId: column("imdbId"),
-                letterboxdUri: column("letterboxdUri"), memberColumn: column("member"),
+                letterboxdUri: column("letterboxdUri"), mustcId: column("mustcId"), memberColumn: column("member"),
                 columns: header.count)
         case .netflix, .trakt:
             // Read by their own readers (`NetflixRows`, `TraktRows`), never by named columns.
@@ -287,6 +291,9 @@ public struct ImportLayout: Sendable, Equatable {
         if case let uri = field(letterboxdUri), uri.hasPrefix("https://") || uri.hasPrefix("http://") {
             entry.letterboxdUri = uri
         }
+        // An export's titles are spelled as its movies were stored, each row its own movie: "Rain" and "rain"
+        // (2019) are two, as in the list they came from.
+        if let id = Int64(field(mustcId)), id > 0 { (entry.mustcId, entry.exactTitle) = (id, true) }
         if entry.title.isEmpty, let id = entry.imdbId { entry.title = "imdb:\(id)" }
         do {
             entry.title = try NameValidation.validate(entry.title, field: "title")
