@@ -243,6 +243,11 @@ public struct ImportLayout: Sendable, Equatable {
         "movie", "featurefilm", "tvmovie", "video", "documentary", "shortfilm", "short",
     ]
 
+    /// Whether an IMDb `Title Type` is a movie's (case and spaces aside); an empty one is taken for a movie.
+    public static func isMovie(titleType type: String) -> Bool {
+        type.isEmpty || movieTypes.contains(type.lowercased().filter { !$0.isWhitespace })
+    }
+
     /// Reads one row for `member`'s list; a watched day after `today` is not taken.
     public func row(_ fields: [String], member: String, today: WatchDay) -> ImportRow {
         func field(_ index: Int?) -> String {
@@ -253,8 +258,7 @@ public struct ImportLayout: Sendable, Equatable {
         }
         if let titleType {
             let type = field(titleType)
-            let folded = type.lowercased().filter { !$0.isWhitespace }
-            if !type.isEmpty, !Self.movieTypes.contains(folded) {
+            if !Self.isMovie(titleType: type) {
                 return .skipped("a \(Excerpt.shown(type)), not a movie")
             }
         }
