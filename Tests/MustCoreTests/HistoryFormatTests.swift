@@ -52,7 +52,8 @@ struct HistoryFormatTests {
         let films = [
             "Dune", "Dune: Part Two", "Kill Bill: Vol. 1", "Star Wars: Episode IV – A New Hope",
             "Mission: Impossible – Dead Reckoning Part One", "Spider-Man: Across the Spider-Verse",
-            "Black Mirror: Bandersnatch", "Glass Onion: A Knives Out Mystery", "Harry Potter and the Goblet of Fire",
+            "Black Mirror: Bandersnatch", "Star Wars: Episode I: The Phantom Menace",
+            "Glass Onion: A Knives Out Mystery", "Harry Potter and the Goblet of Fire",
             "Dune: Part Two (Trailer)", "Rebel Moon – Part One: A Child of Fire",
         ]
         for title in films { #expect(NetflixTitle.show(title) == nil, "\(title)") }

@@ -275,7 +275,7 @@ final class NetflixRows: ImportRowSource {
             ? "\(others) other \(others == 1 ? "title starts" : "titles start") \(Excerpt.quoted(show + ": "))"
             : "its last part is numbered"
         return "\(shown): a film or an episode? \(why), and TMDB could not be asked whether it is a movie; "
-            + "not imported (import again with TMDB credentials)"
+            + "not imported (importing the file again with TMDB credentials, TMDB answering, tells it)"
     }
 
     /// `Duration` as `HH:MM:SS`, in seconds; nil when it is not that.

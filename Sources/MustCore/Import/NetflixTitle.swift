@@ -43,8 +43,8 @@ enum NetflixTitle {
         {
             return parts[0]
         }
-        if parts.count >= 2, let last = parts.last, isNumbered(last), let word = last.split(separator: " ").first,
-            episodeWords.contains(word.lowercased())
+        if parts.count >= 2, let last = parts.last, isNumbered(last, spelled: true),
+            let word = last.split(separator: " ").first, episodeWords.contains(word.lowercased())
         {
             return parts[0]
         }
@@ -56,15 +56,15 @@ enum NetflixTitle {
     /// a film's sequel or a show's instalment, which only TMDB can tell.
     static func numberedPart(_ title: String) -> Bool {
         let parts = title.components(separatedBy: ": ")
-        guard parts.count >= 2, let last = parts.last, isNumbered(last) else { return false }
+        guard parts.count >= 2, let last = parts.last, isNumbered(last, spelled: true) else { return false }
         return isFilmSequel(last)
     }
 
-    /// Digits ("2", "01", "2ª"), a Roman numeral up to XX, or an English number word up to twenty.
-    static func isNumber(_ word: String) -> Bool {
+    /// Digits ("2", "01", "2ª"), or with `spelled` a Roman numeral up to XX or an English number word up to twenty.
+    static func isNumber(_ word: String, spelled: Bool) -> Bool {
         let digits = word.filter(\.isNumber)
         if !digits.isEmpty, word.count - digits.count <= 2 { return true }
-        return numberWords.contains(word)
+        return spelled && numberWords.contains(word)
     }
 
     private static let numberWords: Set<String> = [
@@ -73,12 +73,14 @@ enum NetflixTitle {
         "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
     ]
 
-    /// "Season 2", "Temporada 1", "2ª Temporada", "Episode 3", "Staffel 4", "Part 2", "Volume 1".
-    static func isNumbered(_ part: String) -> Bool {
+    /// "Season 2", "Temporada 1", "2ª Temporada", "Episode 3", "Staffel 4", "Part 2", "Volume 1"; with `spelled`,
+    /// "Episode I" and "Chapter Three" too. Only a last part is read so: before it, "Episode I" is a film's
+    /// (`Star Wars: Episode I: The Phantom Menace`) as often as a show's.
+    static func isNumbered(_ part: String, spelled: Bool = false) -> Bool {
         let words = part.lowercased().split(separator: " ").map(String.init)
         guard words.count == 2 || words.count == 3 else { return false }
         let hasWord = words.contains { seasonWords.contains($0) }
-        let hasNumber = words.contains(where: isNumber)
+        let hasNumber = words.contains { isNumber($0, spelled: spelled) }
         return hasWord && hasNumber
     }
 
