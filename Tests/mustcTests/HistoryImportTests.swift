@@ -315,6 +315,14 @@ import ZIPFoundation
             ], "\(titles)")
     }
 
+    @Test func whenTMDBDoesNotAnswerATitleOnlyItCouldTellIsUnsureToo() async throws {
+        let path = try file("shapes/NetflixViewingHistory.csv", Self.viewingHistory(Self.episodeShapes))
+        stub.inject(.malformedJSON, on: .search, times: nil)
+        let (counts, all) = try await imported("Ann", path)
+        #expect(counts["unsure"] == 18 && counts["episodes"] == 3 && counts["linked"] == 4, "\(all)")
+        #expect(counts["failed"] == 4, "the films alone are kept for the next fetch: \(all)")
+    }
+
     @Test func theDateOrderMessageSaysWhatHappensAndAFutureRowIsRefusedWhole() async throws {
         let path = try file(
             "mixed/NetflixViewingHistory.csv",
