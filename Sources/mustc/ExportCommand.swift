@@ -10,8 +10,8 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write every member's list (or one member's) with titles, years, ids and ratings.",
         discussion: """
             CSV (the default) has the columns member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,\
-            updatedAt,watched,watchedOn,ownRating,letterboxdUri, and `mustc import <member> FILE` reads it back: run it once per member. JSON is the \
-            shape of `ratings --format json` with each movie's imdbId and letterboxdUri. Export only reads the database.
+            updatedAt,watched,watchedOn,ownRating,letterboxdUri,mustcId, and `mustc import <member> FILE` reads it back: run it once per member. \
+            JSON is the shape of `ratings --format json` with each movie's imdbId, letterboxdUri and mustcId. Export only reads the database.
             """
     )
 

@@ -31,6 +31,8 @@ final class ImportOutput: Sendable {
         case .markNotTaken(let place, let reason):
             bar?.clear()
             Output.note("\(place): \(reason)")
+        case .unsure(let place, let reason):
+            line("\(place)  unsure: \(reason)")
         case .skipped(let place, let reason):
             if dryRun { line("\(place)  skipped: \(reason)") }
         case .merged(let place, let reason):
@@ -118,12 +120,14 @@ final class ImportOutput: Sendable {
             "TMDB: \(summary.exact) exact, \(summary.chosen) chosen by popularity among remakes, "
             + "\(summary.needsChoice) need a choice, \(summary.notFound) not found, \(summary.failed) not looked up."
         var rest = "Skipped \(summary.skipped) (not movies, or other members' rows); \(summary.invalid) invalid."
-        if summary.episodes + summary.extras > 0 {
-            let others = summary.skipped - summary.episodes - summary.extras
+        if summary.episodes + summary.extras + summary.unsure > 0 {
+            let others = summary.skipped - summary.episodes - summary.extras - summary.unsure
+            let unsure =
+                summary.unsure > 0 ? "\(summary.unsure) unsure whether film or episode (listed above), " : ""
             rest =
-                "Skipped \(summary.skipped): \(summary.episodes) shows or episodes, \(summary.extras) trailers, "
-                + "recaps, previews or short plays, \(others) others (not movies, or other members' or profiles' "
-                + "rows); \(summary.invalid) invalid."
+                "Skipped \(summary.skipped): \(summary.episodes) shows or episodes, \(unsure)\(summary.extras) "
+                + "trailers, recaps, previews or short plays, \(others) others (not movies, or other members' or "
+                + "profiles' rows); \(summary.invalid) invalid."
         }
         if summary.merged > 0 {
             rest +=

@@ -20,70 +20,54 @@ struct Row {
     var genres: [String]
 }
 
-/// One CSV line's fields: quotes around a field, `""` inside one. The exports have no line break inside a field.
-func fields(_ line: Substring) -> [String] {
-    var out: [String] = []
-    var field = ""
-    var quoted = false
-    var chars = line.makeIterator()
-    while let c = chars.next() {
-        if quoted {
-            if c == "\"" {
-                if let next = chars.next() {
-                    if next == "\"" {
-                        field.append("\"")
-                    } else {
-                        quoted = false
-                        if next == "," {
-                            out.append(field)
-                            field = ""
-                        } else {
-                            field.append(next)
-                        }
-                    }
-                } else {
-                    quoted = false
-                }
-            } else {
-                field.append(c)
-            }
-        } else if c == "\"" {
-            quoted = true
-        } else if c == "," {
-            out.append(field)
-            field = ""
-        } else {
-            field.append(c)
-        }
-    }
-    out.append(field)
-    return out
-}
-
+/// One person's rated movies, read as `mustc import` reads an IMDb export: its encoding detected (IMDb writes
+/// Windows-1252), quoted fields with commas and line breaks, and only the rows whose `Title Type` is a movie's (a
+/// rated series or episode is not a movie the taste could be asked about). Prints what it left out.
 func read(_ path: String) throws -> [Row] {
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    var lines = text.split(whereSeparator: \.isNewline)
-    guard !lines.isEmpty else { return [] }
-    let header = fields(lines.removeFirst()).map { $0.trimmingCharacters(in: .whitespaces) }
+    let reader = try CSVRecordReader(path: path)
+    guard case .fields(let header, _)? = try reader.next() else { throw BenchError("\(path): no header row") }
+    reader.expectedFields = header.count
+    let names = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     func column(_ name: String) throws -> Int {
-        guard let index = header.firstIndex(of: name) else {
-            throw NSError(domain: "taste-bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(path): no \(name)"])
-        }
+        guard let index = names.firstIndex(of: name.lowercased()) else { throw BenchError("\(path): no \(name)") }
         return index
     }
     let (id, own, average, votes, genres) = (
         try column("Const"), try column("Your Rating"), try column("IMDb Rating"), try column("Num Votes"),
         try column("Genres")
     )
-    return lines.compactMap { line in
-        let row = fields(line)
-        guard row.count == header.count, let mine = Double(row[own]), let public_ = Double(row[average]) else {
-            return nil
+    let type = names.firstIndex(of: "title type")
+    var rows: [Row] = []
+    var (shows, unreadable) = (0, 0)
+    while let record = try reader.next() {
+        guard case .fields(let row, _) = record, row.count == header.count else {
+            unreadable += 1
+            continue
         }
-        return Row(
-            id: row[id], own: mine, average: public_, votes: Int(row[votes]) ?? 0,
-            genres: row[genres].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if let type, !ImportLayout.isMovie(titleType: row[type].trimmingCharacters(in: .whitespaces)) {
+            shows += 1
+            continue
+        }
+        guard let mine = Double(row[own]), let public_ = Double(row[average]) else {
+            unreadable += 1
+            continue
+        }
+        rows.append(
+            Row(
+                id: row[id], own: mine, average: public_, votes: Int(row[votes]) ?? 0,
+                genres: row[genres].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }))
     }
+    // Said only when the file is not plain: 200 synthetic people need no 200 lines.
+    guard shows + unreadable > 0 || reader.encoding != .utf8 else { return rows }
+    print(
+        "\(path): \(rows.count) movies (read as \(reader.encoding.rawValue)); left out \(shows) series, episodes "
+            + "and other titles that are not movies, \(unreadable) rows without a rating")
+    return rows
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A synthetic family of rating histories, honest about what it is: public ratings and genres drawn to look like
@@ -225,22 +209,37 @@ extension String {
     }
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(CommandLine.arguments.dropFirst())
+/// The value after `name`, if given: a flag at the end of the line has none (and must not crash the run).
+func option(_ name: String) -> String? {
+    guard let at = arguments.firstIndex(of: name), at + 1 < arguments.count else { return nil }
+    return arguments[at + 1]
+}
 var files: [String] = []
-if let at = arguments.firstIndex(of: "--synthetic"), at + 1 < arguments.count {
-    let directory = arguments[at + 1]
-    let people = arguments.firstIndex(of: "--people").flatMap { Int(arguments[$0 + 1]) } ?? 200
-    let seed = arguments.firstIndex(of: "--seed").flatMap { UInt64(arguments[$0 + 1]) } ?? 33
-    files = try Synthetic.write(to: directory, people: people, seed: seed)
+if let directory = option("--synthetic") {
+    let people = option("--people").flatMap { Int($0) } ?? 200
+    let seed = option("--seed").flatMap { UInt64($0) } ?? 33
+    do {
+        files = try Synthetic.write(to: directory, people: max(people, 1), seed: seed)
+    } catch {
+        print("taste-bench: cannot write the synthetic set to \(directory): \(error)")
+        exit(73)
+    }
     print("synthetic: \(people) people, seed \(seed), written to \(directory)")
 } else {
     files = arguments
 }
-guard !files.isEmpty else {
+guard !files.isEmpty, !files.contains(where: { $0.hasPrefix("--") }) else {
     print("usage: taste-bench FILE.csv... | taste-bench --synthetic DIR [--people N] [--seed S]")
     exit(64)
 }
-let people = try files.map(read)
+let people: [[Row]]
+do {
+    people = try files.map(read)
+} catch {
+    print("taste-bench: \(error)")
+    exit(66)
+}
 print("people: \(people.count), rated movies: \(people.map(\.count).reduce(0, +))")
 print("shrink  held-out  MAE weighted  MAE taste  rho weighted  rho taste")
 for shrink in [1.0, 2, 5, 10, 20] {

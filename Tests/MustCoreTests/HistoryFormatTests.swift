@@ -43,17 +43,25 @@ struct HistoryFormatTests {
             "Dark: Staffel 1: Geheimnisse", "The Crown: Seizoen 3: Olding",
             "The Queen's Gambit: Limited Series: Openings",
             "Stranger Things: Season 4: Chapter One: The Hellfire Club (Episode 1)", "Lupin: Part 2: Chapter 6",
-            "Our Planet: Episode 1", "3%: 2ª Temporada: Capítulo 01",
+            "Our Planet: Episode 1", "3%: 2ª Temporada: Capítulo 01", "Bebê Rena: Minissérie: Episódio 1",
+            "The Last Dance: Episode I", "Den som dræber: Those Who Kill: Aflevering 1",
+            "Lupin: Partie 2: Chapitre 6", "Familie: Afsnit 4", "Suburra: Stagione 1: Episodio 2",
         ]
         for title in episodes { #expect(NetflixTitle.show(title) != nil, "\(title)") }
         #expect(NetflixTitle.show("Breaking Bad: Season 1: Pilot") == "Breaking Bad")
         let films = [
             "Dune", "Dune: Part Two", "Kill Bill: Vol. 1", "Star Wars: Episode IV – A New Hope",
             "Mission: Impossible – Dead Reckoning Part One", "Spider-Man: Across the Spider-Verse",
-            "Black Mirror: Bandersnatch", "Glass Onion: A Knives Out Mystery", "Harry Potter and the Goblet of Fire",
+            "Black Mirror: Bandersnatch", "Star Wars: Episode I: The Phantom Menace",
+            "Glass Onion: A Knives Out Mystery", "Harry Potter and the Goblet of Fire",
             "Dune: Part Two (Trailer)", "Rebel Moon – Part One: A Child of Fire",
         ]
         for title in films { #expect(NetflixTitle.show(title) == nil, "\(title)") }
+        // A numbered part, chapter or volume last is a film's as often as a show's: only TMDB tells.
+        for title in ["Dune: Part Two", "John Wick: Chapter 4", "Kill Bill: Vol. 1", "Lupin: Part 2"] {
+            #expect(NetflixTitle.numberedPart(title), "\(title)")
+        }
+        #expect(!NetflixTitle.numberedPart("Léon: The Professional"))
     }
 
     final class Bytes: ByteSource {

@@ -156,7 +156,7 @@ import ZIPFoundation
     @Test func anEmptyFamilysExportIsItsHeaderAndImportsBack() async throws {
         let csv = try await mustc("export")
         #expect(csv.status == 0 && csv.stdout.hasPrefix("member,title,year,"), "\(csv.all)")
-        #expect(csv.stdout.hasSuffix(",letterboxdUri\r\n") && csv.stdout.split(separator: "\r\n").count == 1)
+        #expect(csv.stdout.hasSuffix(",letterboxdUri,mustcId\r\n") && csv.stdout.split(separator: "\r\n").count == 1)
         let back = try await mustc("import", "Ann", try file("empty-export.csv", csv.stdout))
         #expect(back.status == 0 && back.stdout.contains("Ann: 0 rows"), "\(back.all)")
     }

@@ -84,6 +84,27 @@ import Testing
         #expect(again.stdout.contains("https://boxd.it/rainA") && again.stdout.contains("https://boxd.it/rainB"))
     }
 
+    @Test func aDiarysCaseTwinsComeBackFromItsExportEachWithItsOwnDay() async throws {
+        let diary =
+            "Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\n"
+            + "2024-03-01,Rain,2019,https://boxd.it/entryA,,,,2024-03-01\n"
+            + "2024-03-02,rain,2019,https://boxd.it/entryB,,,,2024-03-02\n"
+        #expect(try await mustc.run(["import", "Ann", try file("diary.csv", diary)]).status == 0)
+        let both = ["Rain 2019 watched 2024-03-01", "rain 2019 watched 2024-03-02"]
+        #expect(try await marks() == both)
+        let export = try await mustc("export")
+        #expect(export.stdout.hasPrefix("member,title,") && export.stdout.contains(",mustcId\r\n"), "\(export.stdout)")
+        let fresh = MustcBinary()
+        let path = try file("export.csv", export.stdout, in: fresh)
+        let imported = try await fresh.run(["import", "Ann", path])
+        #expect(imported.status == 0, "\(imported.all)")
+        #expect(try await marks(fresh) == both, "two films, each with its own day")
+        // Read back into the database it came from, each row finds its movie by mustc's own id.
+        let back = try await mustc.run(["import", "--json", "Ann", try file("back.csv", export.stdout)])
+        #expect(try back.json()["alreadyLinked"] as? Int == 2, "\(back.all)")
+        #expect(try await marks() == both)
+    }
+
     @Test func aMergeKeepsTheLetterboxdURI() async throws {
         let stub = TMDBStubServer(movies: StubMovie.classics)
         try stub.start()

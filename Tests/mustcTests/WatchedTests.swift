@@ -122,7 +122,7 @@ import ZIPFoundation
         #expect(
             csv.stdout.hasPrefix(
                 "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating,"
-                    + "letterboxdUri\r\n"
+                    + "letterboxdUri,mustcId\r\n"
             ))
         #expect(csv.stdout.contains(",true,2024-02-04,8,") && csv.stdout.contains(",false,,,"), "\(csv.stdout)")
         let json = try await mustc("export", "--format", "json", "--member", "bob")

@@ -123,6 +123,9 @@ public struct ImportEntry: Sendable, Equatable, Hashable {
     /// The title is Letterboxd's own spelling of the film: two rows spelled apart ("Rain" and "rain", 2019) are two
     /// films even where no film URI tells them apart (a diary imported alone).
     public var exactTitle = false
+    /// The movie's id in the database a mustc export was written from: the same movie when this is that database
+    /// and the id still names a movie of exactly this title and year.
+    public var mustcId: Int64?
     /// The latest year the movie can be from, when the list gives no year but a day it was watched (Netflix): a
     /// lookup leaves out TMDB's movies released after it.
     public var latestYear: Int?
@@ -158,6 +161,9 @@ public enum ImportRow: Sendable, Equatable {
     case episode(String)
     /// A trailer, hook, recap or preview, or a play too short to be a viewing (Netflix): skipped, counted apart.
     case extra(String)
+    /// A title that may be a film or an episode, which TMDB could not be asked about (Netflix): skipped, counted
+    /// apart, and told.
+    case unsure(String)
     /// A row naming a watch another row of the file already carries: a re-watch in Trakt's history (`rewatch`),
     /// another session or day of one Netflix viewing.
     case merged(String, rewatch: Bool)
@@ -173,6 +179,7 @@ public struct ImportLayout: Sendable, Equatable {
     var imdbId: Int?
     var titleType: Int?
     var letterboxdUri: Int?
+    var mustcId: Int?
     var memberColumn: Int?
     /// Where the watched mark, its day and the member's rating are, if anywhere.
     var marks = MarkColumns()
@@ -221,7 +228,7 @@ public struct ImportLayout: Sendable, Equatable {
             return ImportLayout(
                 format: chosen, title: column("title")!, year: column("year"),
                 tmdbId: column("tmdbId") ?? column("remoteId"), imdbId: column("imdbId"),
-                letterboxdUri: column("letterboxdUri"), memberColumn: column("member"),
+                letterboxdUri: column("letterboxdUri"), mustcId: column("mustcId"), memberColumn: column("member"),
                 columns: header.count)
         case .netflix, .trakt:
             // Read by their own readers (`NetflixRows`, `TraktRows`), never by named columns.
@@ -236,6 +243,11 @@ public struct ImportLayout: Sendable, Equatable {
         "movie", "featurefilm", "tvmovie", "video", "documentary", "shortfilm", "short",
     ]
 
+    /// Whether an IMDb `Title Type` is a movie's (case and spaces aside); an empty one is taken for a movie.
+    public static func isMovie(titleType type: String) -> Bool {
+        type.isEmpty || movieTypes.contains(type.lowercased().filter { !$0.isWhitespace })
+    }
+
     /// Reads one row for `member`'s list; a watched day after `today` is not taken.
     public func row(_ fields: [String], member: String, today: WatchDay) -> ImportRow {
         func field(_ index: Int?) -> String {
@@ -246,8 +258,7 @@ public struct ImportLayout: Sendable, Equatable {
         }
         if let titleType {
             let type = field(titleType)
-            let folded = type.lowercased().filter { !$0.isWhitespace }
-            if !type.isEmpty, !Self.movieTypes.contains(folded) {
+            if !Self.isMovie(titleType: type) {
                 return .skipped("a \(Excerpt.shown(type)), not a movie")
             }
         }
@@ -284,6 +295,9 @@ public struct ImportLayout: Sendable, Equatable {
         if case let uri = field(letterboxdUri), uri.hasPrefix("https://") || uri.hasPrefix("http://") {
             entry.letterboxdUri = uri
         }
+        // An export's titles are spelled as its movies were stored, each row its own movie: "Rain" and "rain"
+        // (2019) are two, as in the list they came from.
+        if let id = Int64(field(mustcId)), id > 0 { (entry.mustcId, entry.exactTitle) = (id, true) }
         if entry.title.isEmpty, let id = entry.imdbId { entry.title = "imdb:\(id)" }
         do {
             entry.title = try NameValidation.validate(entry.title, field: "title")

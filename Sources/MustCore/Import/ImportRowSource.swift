@@ -29,3 +29,17 @@ final class CSVRows: ImportRowSource {
     var position: Int { reader.position }
     var encoding: ListEncoding { reader.encoding }
 }
+
+/// What a history's title is: a film, a show's episode, or, until TMDB says, unsure.
+enum TitleVerdict: Equatable {
+    case film, episode, unsure
+}
+
+/// A source some of whose titles only TMDB can tell (Netflix's `Show: Rest`, beside others of the same show): the
+/// import asks whether TMDB knows each as a movie by its exact title before reading the rows.
+protocol UndecidedTitles: AnyObject {
+    var undecided: [(title: String, latestYear: Int?)] { get }
+    /// `asked`: the titles TMDB answered about; of them, `movies` are films and the others episodes. A title not
+    /// answered stays unsure.
+    func decide(movies: Set<String>, asked: Set<String>)
+}

@@ -20,6 +20,8 @@ public struct ImportSummary: Sendable, Equatable, Encodable {
     public var skipped = 0
     /// Of the skipped: shows, seasons and episodes (Trakt, Netflix).
     public var episodes = 0
+    /// Of the skipped: Netflix titles that may be a film or an episode, which TMDB could not be asked about.
+    public var unsure = 0
     /// Of the skipped: Netflix's trailers, hooks, recaps and previews, and plays of a few minutes.
     public var extras = 0
     /// Rows naming a watch another row carries: re-watches in Trakt's history, and further sessions or days of one
@@ -69,6 +71,8 @@ public enum ImportMatch: Sendable, Equatable {
 public enum ImportEvent: Sendable {
     case invalid(place: String, reason: String)
     case skipped(place: String, reason: String)
+    /// A skipped row that may have been a film: told even outside a dry run.
+    case unsure(place: String, reason: String)
     /// A row whose watch another row carries (a re-watch, another session of one viewing).
     case merged(place: String, reason: String)
     /// A row whose movie is imported, but whose watched day or rating is not (out of range, not a day).

@@ -80,6 +80,7 @@ public struct Importer: Sendable {
         defer { state.summary.encodings[file.name] = rows.encoding.rawValue }
         let before = state.summary
         let today = WatchDay.of(time.now())
+        if let undecided = rows as? any UndecidedTitles { try await decide(undecided) }
         var chunk: [Pending] = []
         while let (at, row) = try rows.next(member: member, today: today) {
             try Task.checkCancellation()
@@ -90,6 +91,10 @@ public struct Importer: Sendable {
             case .invalid(let reason):
                 state.summary.invalid += 1
                 events(.invalid(place: place, reason: reason))
+            case .unsure(let reason):
+                state.summary.skipped += 1
+                state.summary.unsure += 1
+                state.hold(.unsure(place: place, reason: reason), row: state.row)
             case .skipped(let reason), .episode(let reason), .extra(let reason):
                 state.summary.skipped += 1
                 if case .episode = row { state.summary.episodes += 1 }
@@ -208,6 +213,60 @@ public struct Importer: Sendable {
             break
         }
         return made
+    }
+
+    /// Asks TMDB whether it knows each undecided title as a movie, `concurrency` at a time. Without credentials,
+    /// or for a title TMDB did not answer about, nothing is decided: those rows stay unsure.
+    private func decide(_ source: any UndecidedTitles) async throws {
+        let titles = source.undecided
+        guard !titles.isEmpty, let client else { return }
+        var movies: Set<String> = []
+        var asked: Set<String> = []
+        try await withThrowingTaskGroup(of: (String, Bool?).self) { group in
+            var next = 0
+            func start() {
+                guard next < titles.count else { return }
+                let (title, latest) = titles[next]
+                group.addTask { [wrongAddress] in
+                    (title, try await Self.knownAsMovie(title, latestYear: latest, client, wrongAddress))
+                }
+                next += 1
+            }
+            for _ in 0..<concurrency { start() }
+            while let (title, known) = try await group.next() {
+                if let known {
+                    asked.insert(title)
+                    if known { movies.insert(title) }
+                }
+                start()
+            }
+        }
+        source.decide(movies: movies, asked: asked)
+    }
+
+    /// Whether TMDB has a movie with exactly this title (or original title), released by `latestYear`; nil when
+    /// it did not answer. Folded titles would make "1899: The Pyramid" whatever TMDB spells nearly so.
+    static func knownAsMovie(_ title: String, latestYear: Int?, _ client: TMDBClient, _ wrongAddress: Latch)
+        async throws -> Bool?
+    {
+        guard wrongAddress.value == nil else { return nil }
+        do {
+            let results = try await client.search(title)
+            return results.contains { movie in
+                (movie.title == title || movie.originalTitle == title)
+                    && (movie.year ?? 0) <= (latestYear ?? Int.max)
+            }
+        } catch let error as TMDBError {
+            try Task.checkCancellation()
+            switch error {
+            case .unauthorized: throw error
+            case .wrongAddress:
+                wrongAddress.set(error.description)
+                return nil
+            case .notFound: return false
+            default: return nil
+            }
+        }
     }
 
     /// Asks TMDB about each row, `concurrency` at a time, reporting progress as answers come.

@@ -97,7 +97,8 @@ enum DateOrderProblem: Error, Equatable, CustomStringConvertible {
         case .both(let day, let month):
             "its dates are written in both orders (\(Excerpt.quoted(day)) has the day first, "
                 + "\(Excerpt.quoted(month)) the month); say which the account uses with --date-order dmy or "
-                + "--date-order mdy (rows in the other order are then invalid)"
+                + "--date-order mdy (a row whose date does not fit that order is still imported: its film is "
+                + "marked watched, without a day)"
         case .unknown(let example):
             "its dates (like \(Excerpt.quoted(example))) read as day/month/year and as month/day/year alike, and "
                 + "no date in it tells which; say which the account uses with --date-order dmy (27/07/2020) or "

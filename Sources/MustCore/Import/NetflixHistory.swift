@@ -65,6 +65,11 @@ final class NetflixRows: ImportRowSource {
     private var chosen = 0
     private var order: DateOrder?
     private var shows: Set<String> = []
+    /// The distinct `Show: Rest` titles under each prefix (the text before the first colon).
+    private var siblings: [String: Set<String>] = [:]
+    /// What TMDB said of the titles only it can tell (`undecided`); absent until `decide` is called.
+    private var verdicts: [String: TitleVerdict] = [:]
+    private var collected = false
     private var films: [String: Film] = [:]
     private let today: WatchDay
     private var next = 0
@@ -86,7 +91,6 @@ final class NetflixRows: ImportRowSource {
         } catch let problem as ProfileProblem {
             throw ImportFileProblem(file: name, reason: problem.description)
         }
-        collect()
     }
 
     var position: Int { reader.position }
@@ -135,24 +139,45 @@ final class NetflixRows: ImportRowSource {
         var evidence = DateOrderEvidence()
         for case .view(let view) in lines where view.profile == chosen && view.supplemental.isEmpty {
             if let show = NetflixTitle.show(view.title) { shows.insert(show) }
+            if let colon = view.title.range(of: ": ") {
+                siblings[String(view.title[..<colon.lowerBound]), default: []].insert(view.title)
+            }
         }
         guard !activity else { return }
         for case .view(let view) in lines {
-            if let date = NetflixDate.parse(view.date) { evidence.add(date, text: view.date, movie: !isEpisode(view)) }
+            if let date = NetflixDate.parse(view.date) {
+                evidence.add(date, text: view.date, movie: kind(view.title) != .episode)
+            }
         }
         order = try evidence.settled(given: choice.dateOrder)
     }
 
-    private func isEpisode(_ view: View) -> Bool {
-        if NetflixTitle.show(view.title) != nil { return true }
-        guard let colon = view.title.range(of: ": ") else { return false }
-        return shows.contains(String(view.title[..<colon.lowerBound]))
+    /// What the file alone tells of a title. A `Show: Rest` title is an episode when it or another title of the
+    /// show is written as one; it is undecided when other titles share its show's name (a show's episodes, or a
+    /// trilogy's films) or its last part is a numbered part (`Dune: Part Two`, `Lupin: Part 2`); alone, it is a
+    /// film (`Léon: The Professional`, `To All the Boys: P.S. I Still Love You`).
+    private func kind(_ title: String) -> TitleVerdict {
+        if NetflixTitle.show(title) != nil { return .episode }
+        guard let colon = title.range(of: ": ") else { return .film }
+        let show = String(title[..<colon.lowerBound])
+        if shows.contains(show) { return .episode }
+        if (siblings[show]?.count ?? 0) > 1 || NetflixTitle.numberedPart(title) { return .unsure }
+        return .film
+    }
+
+    /// What a title is once TMDB has been asked: an undecided title TMDB was not asked about is unsure.
+    private func verdict(_ title: String) -> TitleVerdict {
+        let kind = kind(title)
+        guard kind == .unsure else { return kind }
+        return verdicts[title] ?? .unsure
     }
 
     /// Each film's latest day, the line that carries it, and the time it was played in all.
     private func collect() {
+        collected = true
         for (index, line) in lines.enumerated() {
-            guard case .view(let view) = line, view.profile == chosen, view.supplemental.isEmpty, !isEpisode(view)
+            guard case .view(let view) = line, view.profile == chosen, view.supplemental.isEmpty,
+                verdict(view.title) == .film, future(view) == nil
             else { continue }
             let day = self.day(view).day
             guard var film = films[view.title] else {
@@ -163,6 +188,14 @@ final class NetflixRows: ImportRowSource {
             film.seconds = film.seconds.flatMap { total in view.seconds.map { total + $0 } }
             films[view.title] = film
         }
+    }
+
+    /// Why a line is refused whole: its date is after today, so it tells of no viewing yet (neither the link nor
+    /// the watched mark is taken).
+    private func future(_ view: View) -> String? {
+        let day = activity ? WatchDay.parse(String(view.date.prefix(10))) : NetflixDate.parse(view.date)?.day(order)
+        guard let day, day > today else { return nil }
+        return "the date \(Excerpt.quoted(view.date)) is after today (\(today.text)): no viewing yet, not imported"
     }
 
     /// The day a line was watched, or why its date is not taken.
@@ -187,6 +220,7 @@ final class NetflixRows: ImportRowSource {
 
     /// `today` was settled when the file was opened: the same day, read from the same clock.
     func next(member: String, today: WatchDay) throws -> (at: String, row: ImportRow)? {
+        if !collected { collect() }
         guard next < lines.count else { return nil }
         defer { next += 1 }
         switch lines[next] {
@@ -205,7 +239,12 @@ final class NetflixRows: ImportRowSource {
             let kind = view.supplemental.lowercased().replacingOccurrences(of: "_", with: " ")
             return .extra("a \(Excerpt.shown(kind)) of \(title), not the film itself")
         }
-        if isEpisode(view) { return .episode("an episode: \(title)") }
+        switch verdict(view.title) {
+        case .episode: return .episode("an episode: \(title)")
+        case .unsure: return .unsure(unsure(view.title))
+        case .film: break
+        }
+        if let future = future(view) { return .invalid(future) }
         guard let film = films[view.title] else { return .invalid("it has no title") }
         if activity, let seconds = film.seconds, seconds < Self.shortestViewing {
             return .extra("\(title) played \(seconds / 60) min in all: sampled, not watched")
@@ -226,6 +265,19 @@ final class NetflixRows: ImportRowSource {
         return .movie(entry)
     }
 
+    /// Why a title could not be told: what in the file makes it doubtful, and that TMDB was not there to say.
+    private func unsure(_ title: String) -> String {
+        let shown = Excerpt.quoted(title)
+        let show = title.components(separatedBy: ": ")[0]
+        let others = (siblings[show]?.count ?? 1) - 1
+        let why =
+            others > 0
+            ? "\(others) other \(others == 1 ? "title starts" : "titles start") \(Excerpt.quoted(show + ": "))"
+            : "its last part is numbered"
+        return "\(shown): a film or an episode? \(why), and TMDB could not be asked whether it is a movie; "
+            + "not imported (importing the file again with TMDB credentials, TMDB answering, tells it)"
+    }
+
     /// `Duration` as `HH:MM:SS`, in seconds; nil when it is not that.
     static func seconds(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
@@ -233,6 +285,27 @@ final class NetflixRows: ImportRowSource {
             hours >= 0, hours < 1000, (0..<60).contains(minutes), (0..<60).contains(seconds)
         else { return nil }
         return hours * 3600 + minutes * 60 + seconds
+    }
+}
+
+extension NetflixRows: UndecidedTitles {
+    /// The titles only TMDB can tell, once each, with the year they were last watched in (a film released later
+    /// is not the one watched).
+    var undecided: [(title: String, latestYear: Int?)] {
+        var titles: Set<String> = []
+        var years: [String: Int] = [:]
+        for case .view(let view) in lines
+        where view.profile == chosen && view.supplemental.isEmpty && kind(view.title) == .unsure {
+            titles.insert(view.title)
+            if let year = day(view).day.flatMap({ Int($0.text.prefix(4)) }) {
+                years[view.title] = max(years[view.title] ?? year, year)
+            }
+        }
+        return titles.sorted().map { ($0, years[$0]) }
+    }
+
+    func decide(movies: Set<String>, asked: Set<String>) {
+        for title in asked { verdicts[title] = movies.contains(title) ? .film : .episode }
     }
 }
 

@@ -4,7 +4,9 @@ import Foundation
 /// language ("Seizoen", "Temporada", "Staffel"), `Show: Limited Series: …`, `Show: Part 2: …`, or, in
 /// `ViewingActivity.csv`, with `(Episode 3)` at the end; some have no season part at all (`Show: Episode title`),
 /// which only another title of the same show in the file tells. Films have colons too (`Dune: Part One`,
-/// `Star Wars: Episode IV`): a part counts only with a number after the word, and never as the last part.
+/// `Star Wars: Episode IV`): a part counts only with a number after the word. As the last part, an episode's word
+/// and number (`The Last Dance: Episode I`, `…: Aflevering 1`) make an episode, while a part, chapter or volume
+/// (`Dune: Part Two`, `John Wick: Chapter 4`, `Lupin: Part 2`) is as often a film's as a show's: `numberedPart`.
 enum NetflixTitle {
     /// "Season" and "Episode", and "Series", "Chapter", "Part" where a show's part is named, in the languages of
     /// Netflix's biggest markets, folded to lowercase.
@@ -13,9 +15,11 @@ enum NetflixTitle {
         "sæson", "sesong", "kausi", "évad", "sezóna", "série", "serie", "seizoenen", "volume", "vol.", "collection",
         "episode", "episodes", "aflevering", "episódio", "episodio", "épisode", "folge", "odcinek", "jakso",
         "avsnitt", "afsnit", "epizoda", "bölüm", "sezonu", "chapter", "part", "parte", "teil", "deel", "del",
+        "capítulo", "capitolo", "kapitel", "hoofdstuk", "chapitre", "partie", "volumen",
     ]
     static let limitedSeries: Set<String> = [
-        "limited series", "miniseries", "mini-series", "miniserie", "minisérie", "miniserie", "docuseries",
+        "limited series", "miniseries", "mini-series", "miniserie", "minisérie", "minissérie", "minisserie",
+        "docuseries", "série limitée", "serie limitada", "miniserie limitata", "begrænset serie",
     ]
 
     static let episodeWords: Set<String> = [
@@ -39,19 +43,44 @@ enum NetflixTitle {
         {
             return parts[0]
         }
+        if parts.count >= 2, let last = parts.last, isNumbered(last, spelled: true),
+            let word = last.split(separator: " ").first, episodeWords.contains(word.lowercased())
+        {
+            return parts[0]
+        }
         if parts.count == 2, isNumbered(parts[1]), !isFilmSequel(parts[1]) { return parts[0] }
         return nil
     }
 
-    /// "Season 2", "Temporada 1", "2ª Temporada", "Episode 3", "Staffel 4", "Part 2", "Volume 1".
-    static func isNumbered(_ part: String) -> Bool {
+    /// Whether the last part is a part, chapter or volume with its number (`Part 2`, `Chapter Three`, `Vol. 1`):
+    /// a film's sequel or a show's instalment, which only TMDB can tell.
+    static func numberedPart(_ title: String) -> Bool {
+        let parts = title.components(separatedBy: ": ")
+        guard parts.count >= 2, let last = parts.last, isNumbered(last, spelled: true) else { return false }
+        return isFilmSequel(last)
+    }
+
+    /// Digits ("2", "01", "2ª"), or with `spelled` a Roman numeral up to XX or an English number word up to twenty.
+    static func isNumber(_ word: String, spelled: Bool) -> Bool {
+        let digits = word.filter(\.isNumber)
+        if !digits.isEmpty, word.count - digits.count <= 2 { return true }
+        return spelled && numberWords.contains(word)
+    }
+
+    private static let numberWords: Set<String> = [
+        "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii",
+        "xviii", "xix", "xx", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    ]
+
+    /// "Season 2", "Temporada 1", "2ª Temporada", "Episode 3", "Staffel 4", "Part 2", "Volume 1"; with `spelled`,
+    /// "Episode I" and "Chapter Three" too. Only a last part is read so: before it, "Episode I" is a film's
+    /// (`Star Wars: Episode I: The Phantom Menace`) as often as a show's.
+    static func isNumbered(_ part: String, spelled: Bool = false) -> Bool {
         let words = part.lowercased().split(separator: " ").map(String.init)
         guard words.count == 2 || words.count == 3 else { return false }
         let hasWord = words.contains { seasonWords.contains($0) }
-        let hasNumber = words.contains { word in
-            let digits = word.filter(\.isNumber)
-            return !digits.isEmpty && word.count - digits.count <= 2
-        }
+        let hasNumber = words.contains { isNumber($0, spelled: spelled) }
         return hasWord && hasNumber
     }
 
@@ -63,6 +92,9 @@ enum NetflixTitle {
     /// two parts whose second is such a word and a number are a film, not an episode.
     private static func isFilmSequel(_ part: String) -> Bool {
         let first = part.lowercased().split(separator: " ").first.map(String.init) ?? ""
-        return ["part", "parte", "teil", "deel", "del", "volume", "vol.", "chapter", "collection"].contains(first)
+        return [
+            "part", "parte", "teil", "deel", "del", "partie", "volume", "volumen", "vol.", "chapter", "capítulo",
+            "capitolo", "kapitel", "hoofdstuk", "chapitre", "collection",
+        ].contains(first)
     }
 }

@@ -203,6 +203,18 @@ extension Store {
         {
             return id
         }
+        // An export read back into the database it came from: its id, if that movie still has its exact title.
+        if let mustcId = entry.mustcId,
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, remoteId, imdbId, letterboxdUri FROM movie WHERE id = ? AND title = ? AND year IS ?
+                        """),
+                arguments: [mustcId, entry.title, entry.year]),
+            let id = Self.same(entry, as: row)
+        {
+            return id
+        }
         // "Rain" and "rain" (both 2019) fold alike but are two films: the one spelled exactly so comes first.
         let exact = try Row.fetchAll(
             db.cachedStatement(

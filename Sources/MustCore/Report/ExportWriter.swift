@@ -7,7 +7,7 @@ public struct ExportWriter {
 
     public static let csvHeader =
         "member,title,year,tmdbId,imdbId,popularity,voteAverage,voteCount,updatedAt,watched,watchedOn,ownRating,"
-        + "letterboxdUri\r\n"
+        + "letterboxdUri,mustcId\r\n"
 
     private let format: Format
     private var json: JSONText
@@ -68,6 +68,8 @@ public struct ExportWriter {
         out.csvMark(rating.mark)
         out.append(UInt8(ascii: ","))
         if let uri = movie.letterboxdUri { out.csvField(uri) }
+        out.append(UInt8(ascii: ","))
+        out.append(String(movie.mustcId))
         out.append("\r\n")
     }
 
@@ -101,6 +103,8 @@ public struct ExportWriter {
         json.string(movie.imdbId)
         json.field("letterboxdUri")
         json.string(movie.letterboxdUri)
+        json.field("mustcId")
+        json.number(Int(movie.mustcId))
         json.field("ownRating")
         json.number(rating.mark.rating)
         json.field("popularity")

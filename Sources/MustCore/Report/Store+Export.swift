@@ -13,6 +13,9 @@ public struct ExportMovie: Sendable, Equatable {
     /// The film's Letterboxd URI, when it came from a Letterboxd list: two films whose titles differ only in case
     /// ("Rain" and "rain", both 2019) stay two when the export is imported again.
     public var letterboxdUri: String?
+    /// The movie's own id in this database: what tells apart two films no link names ("Rain" and "rain", 2019,
+    /// from a diary), so an import of the export brings both back.
+    public var mustcId: Int64
 }
 
 extension Store {
@@ -48,7 +51,9 @@ extension Store {
             body(
                 ExportRow(
                     member: row["name"],
-                    movie: ExportMovie(rating: rating, imdbId: row["imdbId"], letterboxdUri: row["letterboxdUri"])))
+                    movie: ExportMovie(
+                        rating: rating, imdbId: row["imdbId"], letterboxdUri: row["letterboxdUri"],
+                        mustcId: row["movieId"])))
         }
     }
 }
