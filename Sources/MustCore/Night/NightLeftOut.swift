@@ -72,6 +72,7 @@ extension NightLeftOut: Encodable {
     }
 
     /// `{"movies": 3, "aboveAgeLimit": 2, "tooLong": 1, …}`: every key, 0 when nothing was left out for it.
+    // Hand-written: a key for each `Reason` case, so a reason added is a key added, with no second list to keep.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(movies, forKey: Key(stringValue: "movies"))
