@@ -61,33 +61,20 @@ final class JSONArrayReader {
     /// Reads one element up to the comma or bracket that ends it, outside strings and nested values.
     private func element() throws -> Element {
         var bytes: [UInt8] = []
-        var (depth, inString, escaped, overlong) = (0, false, false, false)
+        var (nesting, overlong) = (JSONNesting(), false)
         while let byte = try peek() {
-            if !inString, depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") { break }
+            if !nesting.inString, nesting.depth == 0, byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") {
+                break
+            }
             advance()
             if !overlong {
                 bytes.append(byte)
                 if bytes.count > Self.maximumElementBytes { (overlong, bytes) = (true, []) }
             }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth = max(0, depth - 1)
-            default: break
-            }
+            nesting.read(byte)
         }
         if overlong { return .malformed(number: number, reason: "the entry is longer than 64 KB") }
-        if depth > 0 || inString {
+        if nesting.depth > 0 || nesting.inString {
             finished = true
             return .malformed(number: number, reason: "the file ends inside this entry (cut short?)")
         }

@@ -23,30 +23,40 @@ public enum JSONReader {
     /// inside strings are not counted): for answers a typed `Decodable` reads, such as TMDB's.
     public static func nestsWithin(_ data: Data, maxDepth: Int = maxDepth) -> Bool {
         data.withUnsafeBytes { raw in
-            var depth = 0
-            var inString = false
-            var escaped = false
+            var nesting = JSONNesting()
             for byte in raw {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1
-                    if depth > maxDepth { return false }
-                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                default: break
-                }
+                nesting.read(byte)
+                if nesting.depth > maxDepth { return false }
             }
             return true
+        }
+    }
+}
+
+/// Where a JSON text's bytes, read one at a time, leave it: inside a string or not, and how deep in arrays and
+/// objects (brackets inside strings do not count). `JSONArrayReader` cuts Trakt's entries with it, and
+/// `JSONReader.nestsWithin` checks an answer's depth.
+struct JSONNesting {
+    private(set) var depth = 0
+    private(set) var inString = false
+    private var escaped = false
+
+    mutating func read(_ byte: UInt8) {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            return
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+        case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+        default: break
         }
     }
 }
