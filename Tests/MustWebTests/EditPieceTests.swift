@@ -62,8 +62,8 @@ import Testing
         let kept = Site.response(html, type: "text/html; charset=utf-8")
         let (ann, bob) = (SessionToken.random(), SessionToken.random())
         let insert = PageInsert(top: "<p class=\"notice\">done</p>", bottom: "<p>forms</p>")
-        let first = try await EditAccess<PageContext>.personalized(kept, token: ann, insert: insert)
-        let second = try await EditAccess<PageContext>.personalized(
+        let first = try await EditAccess.personalized(kept, token: ann, insert: insert)
+        let second = try await EditAccess.personalized(
             Site.response(html, type: "text/html; charset=utf-8"), token: bob, insert: PageInsert(top: "", bottom: ""))
         let (one, two) = (
             String(buffer: try await PageCache.Page(first).body), String(buffer: try await PageCache.Page(second).body)

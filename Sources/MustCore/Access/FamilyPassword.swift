@@ -62,6 +62,9 @@ public enum FamilyPassword {
         Bcrypt.hash(password, cost: cost)
     }
 
+    /// `verify` for a secret checked by its own rules (a profile's PIN), hashed with `hash`.
+    static func verifyAnyText(_ text: String, hash: String) -> Bool { Bcrypt.verify(text, hash: hash) }
+
     /// Whether the password matches the stored hash. A password bcrypt cannot hold never matches.
     public static func verify(_ password: String, hash: String) -> Bool {
         guard (try? validate(password)) != nil else { return false }

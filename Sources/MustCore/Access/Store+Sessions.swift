@@ -6,11 +6,17 @@ public struct WebSession: Sendable, Equatable {
     public var tokenHash: String
     public var createdAt: Date
     public var lastUsedAt: Date
+    /// The member whose profile was chosen; nil: none (the family password alone).
+    public var memberId: Int64?
+    /// Signed in with the family password.
+    public var parent: Bool
 
-    public init(tokenHash: String, createdAt: Date, lastUsedAt: Date) {
+    public init(tokenHash: String, createdAt: Date, lastUsedAt: Date, memberId: Int64? = nil, parent: Bool = true) {
         self.tokenHash = tokenHash
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.memberId = memberId
+        self.parent = parent
     }
 }
 
@@ -45,13 +51,18 @@ extension Store {
         }
     }
 
-    /// Records a new session; sessions already expired at `expiredBefore` are deleted on the way.
-    public func startSession(tokenHash: String, now: Date, expiredBefore: Date) throws(StoreError) {
+    /// Records a new session: the family password's (`parent`), a member's (`memberId`), or both; sessions already
+    /// expired at `expiredBefore` are deleted on the way.
+    public func startSession(
+        tokenHash: String, now: Date, expiredBefore: Date, memberId: Int64? = nil, parent: Bool = true
+    ) throws(StoreError) {
         try write { db in
             try db.execute(sql: "DELETE FROM webSession WHERE lastUsedAt < ?", arguments: [expiredBefore.storedValue])
             try db.execute(
-                sql: "INSERT INTO webSession (tokenHash, createdAt, lastUsedAt) VALUES (?, ?, ?)",
-                arguments: [tokenHash, now.storedValue, now.storedValue])
+                sql: """
+                    INSERT INTO webSession (tokenHash, createdAt, lastUsedAt, memberId, parent) VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [tokenHash, now.storedValue, now.storedValue, memberId, parent])
         }
     }
 
@@ -59,8 +70,13 @@ extension Store {
     public func session(tokenHash: String) throws(StoreError) -> WebSession? {
         try read { db in
             try Row.fetchOne(
-                db, sql: "SELECT createdAt, lastUsedAt FROM webSession WHERE tokenHash = ?", arguments: [tokenHash]
-            ).map { WebSession(tokenHash: tokenHash, createdAt: $0["createdAt"], lastUsedAt: $0["lastUsedAt"]) }
+                db, sql: "SELECT createdAt, lastUsedAt, memberId, parent FROM webSession WHERE tokenHash = ?",
+                arguments: [tokenHash]
+            ).map {
+                WebSession(
+                    tokenHash: tokenHash, createdAt: $0["createdAt"], lastUsedAt: $0["lastUsedAt"],
+                    memberId: $0["memberId"], parent: $0["parent"])
+            }
         }
     }
 

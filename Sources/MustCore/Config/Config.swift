@@ -51,6 +51,8 @@ public struct Config: Sendable, Equatable {
         /// The page's address as others reach it (a proxy's https URL), without a trailing slash: the base of the
         /// webhook URLs `mustc webhook` prints, and of the links in notifications. nil: the listen address.
         public var publicURL: String?
+        /// A reverse proxy's signed-in user, believed from its addresses only; nil: no header is believed.
+        public var proxyAuth: ProxyAuth?
     }
 
     public struct Posters: Sendable, Equatable {

@@ -32,7 +32,8 @@ struct ConfigFileReader {
             config.history.keep = try history.duration("keep") ?? config.history.keep
         }
         if let serve = try section.object("serve") {
-            try serve.checkKeys(["listen", "hosts", "timeZone", "publicURL"])
+            try serve.checkKeys(["listen", "hosts", "timeZone", "publicURL", "proxyAuth"])
+            if let proxy = try serve.object("proxyAuth") { config.serve.proxyAuth = try proxy.proxyAuth() }
             config.serve.hosts = try serve.hostNames("hosts") ?? config.serve.hosts
             // Empty is unset, as everywhere in the example: the system's zone.
             if let zone = try serve.string("timeZone"), !zone.isEmpty {
@@ -266,6 +267,44 @@ private struct Section {
             throw .invalidValue(source: path, key: prefix + key, expected: expected + ", not empty")
         }
         return arguments
+    }
+
+    /// `serve.proxyAuth`: the header (a name a header can have), the trusted proxies (at least one), the parents.
+    func proxyAuth() throws(ConfigError) -> ProxyAuth {
+        try checkKeys(["header", "trustedProxies", "parents"])
+        let token = CharacterSet(
+            charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        guard let header = try string("header"), header.count <= 64, header.unicodeScalars.allSatisfy(token.contains)
+        else {
+            throw .invalidValue(source: path, key: prefix + "header", expected: "a header name such as \"Remote-User\"")
+        }
+        let expected =
+            "an array of "
+            + AddressRange.expected.replacingOccurrences(of: "an address or a network", with: "addresses or networks")
+        guard let listed = try strings("trustedProxies", expected: expected), !listed.isEmpty else {
+            throw .invalidValue(source: path, key: prefix + "trustedProxies", expected: expected + ", not empty")
+        }
+        var ranges: [AddressRange] = []
+        for text in listed {
+            guard let range = AddressRange(text) else {
+                throw .invalidValue(source: path, key: prefix + "trustedProxies", expected: expected)
+            }
+            ranges.append(range)
+        }
+        let parents = try strings("parents", expected: "an array of member names") ?? []
+        return ProxyAuth(header: header, trustedProxies: ranges, parents: parents)
+    }
+
+    /// An array of strings, or nil when absent.
+    func strings(_ key: String, expected: String) throws(ConfigError) -> [String]? {
+        guard let value = present(key) else { return nil }
+        guard case .array(let elements) = value else { throw mismatch(key, expected, value) }
+        var texts: [String] = []
+        for element in elements {
+            guard case .string(let text) = element else { throw mismatch(key, expected, element) }
+            texts.append(text)
+        }
+        return texts
     }
 
     /// Host names or addresses as a browser writes them in `Host`, without a port: "movies.example.org",

@@ -8,33 +8,41 @@ import MustCore
 /// kept by the page cache like any other; what is each viewer's own (the token, the bar, the last edit's notice)
 /// is put in as the page is sent. A signed-in page is never answered 304, so signing in or out always shows the
 /// right page.
-struct EditAccess<Context: RequestContext>: RouterMiddleware {
+struct EditAccess: RouterMiddleware {
+    typealias Context = PageContext
     let edits: WebEdits
     let pages: EditPages
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        // The stylesheet, the icon, the JSON and the posters are the same for everyone: no session read for them,
-        // and a poster keeps its year of caching for a signed-in phone too.
+        // The stylesheet and the icon are the same for everyone, and a webhook's token is its sign-in: no session
+        // read for them. The JSON and the posters are too while no profile comes first, and a poster keeps its year
+        // of caching for a signed-in phone.
         let path = request.uri.path
-        if path.hasPrefix("/static/") || path.hasPrefix("/api/") || path.hasPrefix("/posters/")
-            || path == "/favicon.ico"
+        if path.hasPrefix("/static/") || path == "/favicon.ico" || path.hasPrefix("/hooks/")
+            || ((path.hasPrefix("/api/") || path.hasPrefix("/posters/")) && edits.knownOpen())
         {
             return try await next(request, context)
         }
-        let viewer = try await edits.viewer(request)
+        let decision = try await edits.viewer(request, peer: context.remoteAddress?.ipAddress)
+        let viewer = decision.viewer
+        if decision.state.profilesFirst, viewer.access == nil, !ProfileRoutes.open(path) {
+            return try await AccessState.$current.withValue(decision.state) {
+                try await Viewer.$current.withValue(viewer) { try await ProfileRoutes.first(request, edits, pages) }
+            }
+        }
         var request = request
         var insert: PageInsert?
         var personal: PageInsert?
         if request.method == .get || request.method == .head {
             switch viewer {
-            case .signedIn(let token):
+            case .signedIn(let token, let access):
                 var head = request.head
                 head.headerFields[.ifNoneMatch] = nil
                 head.headerFields[.ifModifiedSince] = nil
                 request = Request(head: head, body: request.body)
-                personal = try await edits.insert(for: request.uri.path, token: token, pages: pages)
+                personal = try await edits.insert(for: request.uri.path, token: token, access: access, pages: pages)
             case .signedOut:
                 insert = PageInsert(top: pages.render([String: String](), "signedOutBar"), bottom: "")
             case .editsOff:
@@ -42,8 +50,10 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
             }
         }
         let forwarded = request
-        var response = try await Viewer.$current.withValue(viewer) {
-            try await PageInsert.$current.withValue(insert) { try await next(forwarded, context) }
+        var response = try await AccessState.$current.withValue(decision.state) {
+            try await Viewer.$current.withValue(viewer) {
+                try await PageInsert.$current.withValue(insert) { try await next(forwarded, context) }
+            }
         }
         if let personal, let token = viewer.session, response.headers[.contentType]?.hasPrefix("text/html") == true {
             response = try await Self.personalized(response, token: token, insert: personal)
@@ -52,8 +62,9 @@ struct EditAccess<Context: RequestContext>: RouterMiddleware {
         if viewer.session != nil {
             response.headers[.eTag] = nil
             response.headers[.lastModified] = nil
-            response.headers[.cacheControl] = "no-store"
+            response.headers[.cacheControl] = path.hasPrefix("/posters/") ? "private, max-age=86400" : "no-store"
         }
+        if let cookie = decision.setCookie { response.headers[.setCookie] = cookie }
         return response
     }
 
@@ -182,23 +193,26 @@ extension WebEdits {
     /// status, night and settings pages, which are where edits send the browser back to); the family page's add-a-member form and a
     /// movie page's settle form at the bottom. A member page's add field and card controls, and /status's settle
     /// buttons, are part of the page itself.
-    func insert(for path: String, token: SessionToken, pages: EditPages) async throws -> PageInsert {
+    func insert(for path: String, token: SessionToken, access: PageAccess, pages: EditPages) async throws
+        -> PageInsert
+    {
         let csrf = token.csrfToken
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             .map { WebPath.name(segment: $0) ?? "" }
         func top(_ notice: Bool) -> String {
             let shown = notice ? NoticeModel(notices.withLock { $0.take(for: token.hash) }) : nil
-            return pages.render(BarModel(csrf: csrf, notice: shown), "signedInTop")
+            return pages.render(BarModel(csrf: csrf, notice: shown, access: access), "signedInTop")
         }
         switch segments.first {
         case "" where segments.count == 1:
+            guard access.parent else { return PageInsert(top: top(true), bottom: "") }
             return PageInsert(
                 top: top(true), bottom: pages.render(HomeFormsModel(csrf: csrf, notice: nil), "homeForms"))
         case "members" where segments.count == 2:
             // A mark or a rating made on a card answers beside it: its focus brings the page back to that card.
             let notice = notices.withLock { $0.take(for: token.hash) }
-            let bar = pages.render(BarModel(csrf: csrf, notice: nil), "signedInTop")
-            let shown = pages.render(BarModel(csrf: csrf, notice: NoticeModel(notice)), "notice")
+            let bar = pages.render(BarModel(csrf: csrf, notice: nil, access: access), "signedInTop")
+            let shown = pages.render(BarModel(csrf: csrf, notice: NoticeModel(notice), access: access), "notice")
             return notice?.card == nil
                 ? PageInsert(top: bar + shown, bottom: "")
                 : PageInsert(top: bar, bottom: "", card: notice?.card, beside: shown)
@@ -209,7 +223,7 @@ extension WebEdits {
             let key: MovieKey? =
                 segments.count == 2 ? Int(segments[1]).map { .tmdb($0) } : Int64(segments[2]).map { .local($0) }
             guard let key else { return PageInsert(top: top(false), bottom: "") }
-            let model = try await movieForms(key, csrf: csrf, path: path, notice: { nil })
+            let model = try await movieForms(key, csrf: csrf, path: path, access: access, notice: { nil })
             return PageInsert(top: top(true), bottom: pages.render(model, "movieForms"))
         default:
             return PageInsert(top: top(false), bottom: "")
@@ -217,14 +231,16 @@ extension WebEdits {
     }
 
     private func movieForms(
-        _ key: MovieKey, csrf: String, path: String, notice: () -> NoticeModel?
+        _ key: MovieKey, csrf: String, path: String, access: PageAccess, notice: () -> NoticeModel?
     ) async throws -> MovieFormsModel {
         let store = reader
         let found = try await blocking { () -> (MovieReport, [MovieCandidate])? in
             guard let movie = try store.movieReport(key) else { return nil }
             return (movie, movie.remoteId == nil ? try store.candidates(movieId: movie.localId) : [])
         }
-        guard let (movie, candidates) = found, let member = movie.members.first else {
+        guard let (movie, candidates) = found,
+            let member = movie.members.first(where: access.mayEdit(member:))
+        else {
             return MovieFormsModel(csrf: csrf, notice: notice())
         }
         let named = (movie.remoteId.map { MovieReference.tmdb($0) } ?? .title(movie.title, year: movie.year))

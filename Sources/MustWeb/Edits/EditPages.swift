@@ -83,6 +83,21 @@ struct NoticeModel {
 struct BarModel {
     var csrf: String
     var notice: NoticeModel?
+    /// "Watching as Leo": the profile chosen, shown with its controls made visible.
+    var watching: String?
+    /// The family password's rights, with a profile or without: the settings link.
+    var parent: Bool
+    var parentToo: Bool
+    /// A profile chosen on "Who's watching?" can be switched; one a proxy names cannot.
+    var canSwitch: Bool
+
+    init(csrf: String, notice: NoticeModel?, access: PageAccess) {
+        (self.csrf, self.notice) = (csrf, notice)
+        watching = access.profile.map { Shown.text($0.name) }
+        parent = access.parent
+        parentToo = access.parent && access.profile != nil
+        canSwitch = access.profile != nil && !access.fromProxy
+    }
 }
 
 struct HomeFormsModel {

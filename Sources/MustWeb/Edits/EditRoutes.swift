@@ -12,8 +12,9 @@ enum EditRoutes {
         router.add(middleware: EditAccess(edits: edits, pages: pages))
         router.get("/signin") { _, _ in signInPage(edits, pages) }
         router.post("/signin") { request, context in try await signIn(request, context, edits, pages) }
+        ProfileRoutes.register(on: router, edits: edits, pages: pages)
         router.post("/signout") { request, _ in
-            try await guarded(request, pages) { _, token in
+            try await guarded(request, pages, may: { _ in .anyone }) { _, token in
                 try await edits.blocking { try edits.editor().store.endSession(tokenHash: token.hash) }
                 var response = Response.redirect(to: "/", type: .normal)
                 response.headers[.setCookie] = WebEdits.clearedCookie(secure: WebEdits.cameOverHTTPS(request))
@@ -21,7 +22,7 @@ enum EditRoutes {
             }
         }
         router.post("/members") { request, _ in
-            try await guarded(request, pages) { form, token in
+            try await guarded(request, pages, may: { .list($0["member"] ?? "") }) { form, token in
                 let member = form["member"] ?? ""
                 let notice = await edits.add(member: member, movie: form["movie"] ?? "")
                 return edits.redirect(notice, token, to: notice.isError ? "/" : WebPath.member(member))
@@ -29,7 +30,7 @@ enum EditRoutes {
         }
         router.post("/members/:name/movies") { request, context in
             let member = try context.decoded("name")
-            return try await guarded(request, pages) { form, token in
+            return try await guarded(request, pages, may: { _ in .list(member) }) { form, token in
                 let notice = await edits.add(
                     member: member, movie: form["movie"] ?? "", another: form["another"] == "1",
                     typed: form["typed"] == "1")
@@ -39,7 +40,7 @@ enum EditRoutes {
         }
         router.post("/members/:name/watched") { request, context in
             let member = try context.decoded("name")
-            return try await guarded(request, pages) { form, token in
+            return try await guarded(request, pages, may: { _ in .list(member) }) { form, token in
                 var notice = await edits.watched(member: member, movie: form["movie"] ?? "", undo: form["undo"] == "1")
                 notice.card = cardId(form["card"])
                 return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
@@ -47,7 +48,7 @@ enum EditRoutes {
         }
         router.post("/members/:name/rating") { request, context in
             let member = try context.decoded("name")
-            return try await guarded(request, pages) { form, token in
+            return try await guarded(request, pages, may: { _ in .list(member) }) { form, token in
                 var notice = await edits.rate(member: member, movie: form["movie"] ?? "", rating: form["rating"] ?? "")
                 notice.card = cardId(form["card"])
                 return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
@@ -58,7 +59,7 @@ enum EditRoutes {
         }
         router.post("/members/:name/remove") { request, context in
             let member = try context.decoded("name")
-            return try await guarded(request, pages) { form, token in
+            return try await guarded(request, pages, may: { _ in .list(member) }) { form, token in
                 let notice = await edits.remove(member: member, movie: form["movie"] ?? "")
                 // The list it was removed from, in the same order: the confirmation passes its address on.
                 return edits.redirect(notice, token, to: form["back"].map(sitePath) ?? WebPath.member(member))
@@ -68,7 +69,7 @@ enum EditRoutes {
         SettingsRoutes.register(on: router, edits: edits, pages: pages)
         SuggestionEditRoutes.register(on: router, edits: edits, pages: pages)
         router.post("/settle") { request, _ in
-            try await guarded(request, pages) { form, token in
+            try await guarded(request, pages, may: { .list($0["member"] ?? "") }) { form, token in
                 let back = sitePath(form["back"])
                 let (notice, page) = await edits.settle(
                     member: form["member"] ?? "", movie: form["movie"] ?? "", target: form["target"] ?? "")
@@ -81,7 +82,7 @@ enum EditRoutes {
         switch Viewer.current {
         case .editsOff(let why):
             return pages.page(SignInModel(off: why, signedIn: false, form: false), "signin")
-        case .signedIn(let token):
+        case .signedIn(let token, _):
             return pages.page(SignInModel(signedIn: true, form: false, csrf: token.csrfToken), "signin")
         case .signedOut:
             return pages.page(
@@ -156,10 +157,12 @@ enum EditRoutes {
         return pages.page(model, "confirmRemove")
     }
 
-    /// Runs a form's action for a signed-in viewer whose form carries the session's CSRF token and comes from this
-    /// site; anyone else gets 403 and nothing changes.
+    /// Runs a form's action for a signed-in viewer whose form carries the session's CSRF token, comes from this
+    /// site, and who has the right the form needs (`may`, from the form's fields: the family password by default);
+    /// anyone else gets 403 and nothing changes.
     static func guarded(
-        _ request: Request, _ pages: EditPages, _ action: ([String: String], SessionToken) async throws -> Response
+        _ request: Request, _ pages: EditPages, may: ([String: String]) -> PageRight = { _ in .parent },
+        _ action: ([String: String], SessionToken) async throws -> Response
     ) async throws -> Response {
         switch Viewer.current {
         case .editsOff(let why):
@@ -167,15 +170,27 @@ enum EditRoutes {
         case .signedOut:
             return pages.refusal(
                 .forbidden, heading: "Sign in first", "Only a signed-in browser can change the lists; sign in first.")
-        case .signedIn(let token):
+        case .signedIn(let token, let access):
             let form = try await form(request)
             let verdict = CSRFCheck.check(
                 formToken: form["csrf"], session: token, origin: request.headers[.origin], host: host(request))
             if case .refused(let why) = verdict {
                 return pages.refusal(.forbidden, heading: "Refused", why.prefix(1).uppercased() + why.dropFirst() + ".")
             }
+            guard access.allows(may(form)) else { return notYours(may(form), pages) }
             return try await action(form, token)
         }
+    }
+
+    /// The refusal of a form the viewer has no right to: a member edits only their own things.
+    static func notYours(_ right: PageRight, _ pages: EditPages) -> Response {
+        let why =
+            switch right {
+            case .list(let member): "Only \(member) or the family password can change \(member)'s list."
+            case .nights: "Movie nights are recorded by a grown-up."
+            case .anyone, .parent: "Only the family password can change this."
+            }
+        return pages.refusal(.forbidden, heading: "Not yours to change", why)
     }
 
     /// The host the browser addressed: the proxy's `X-Forwarded-Host` when there is one, else `Host`.

@@ -4,13 +4,39 @@ enum EditTemplates {
     static let all: [String: String] = [
         "signin": signin, "confirmRemove": confirmRemove, "notice": notice, "csrf": csrf, "signedInBar": signedInBar,
         "signedInTop": signedInTop, "signedOutBar": signedOutBar, "homeForms": homeForms, "movieForms": movieForms,
-        "settleButton": settleButton, "addButton": addButton, "settings": settings,
+        "settleButton": settleButton, "addButton": addButton, "settings": settings, "profiles": profiles,
+        "profilePin": profilePin,
     ]
+
+    /// "Who's watching?": a button for each member (a link to the PIN's page for one with a PIN), and "Parent" for
+    /// the family password. The initial is decoration: the button's name is the member's.
+    static let profiles = """
+        {{<layout}}{{$title}}Who's watching?{{/title}}{{$main}}
+        <h1>Who's watching?</h1>
+        {{#message}}<p class="notice error" role="alert">{{message}}</p>{{/message}}
+        {{#off}}<p>Profiles can't be chosen now: {{off}}.</p>{{/off}}{{#note}}<p>{{note}}</p>{{/note}}
+        <ul class="profiles">
+        {{#choices}}<li>{{#pinHref}}<a class="profile" href="{{pinHref}}"><span class="initial" aria-hidden="true">{{initial}}</span> <bdi>{{name}}</bdi>{{#kid}} <span class="kind">(kid)</span>{{/kid}}</a>{{/pinHref}}{{^pinHref}}<form method="post" action="{{action}}">{{>csrf}}<button class="profile" type="submit"><span class="initial" aria-hidden="true">{{initial}}</span> <bdi>{{name}}</bdi>{{#kid}} <span class="kind">(kid)</span>{{/kid}}</button></form>{{/pinHref}}</li>
+        {{/choices}}<li><a class="profile" href="/signin"><span class="initial" aria-hidden="true">★</span> Parent</a></li>
+        </ul>
+        {{/main}}{{/layout}}
+        """
+
+    static let profilePin = """
+        {{<layout}}{{$title}}{{name}}{{/title}}{{$main}}
+        <h1>Watch as <bdi>{{name}}</bdi></h1>
+        {{#message}}<p class="notice error" role="alert">{{message}}</p>{{/message}}
+        <form method="post" action="{{action}}">{{>csrf}}{{#hasPin}}<p><label for="pin"><bdi>{{name}}</bdi>'s PIN</label> <input id="pin" name="pin" type="password" inputmode="numeric" pattern="[0-9]*" minlength="4" maxlength="8" required autocomplete="off" autofocus></p>{{/hasPin}}
+        <p><button type="submit">Watch as <bdi>{{name}}</bdi></button> <a href="/profiles">Someone else</a></p></form>
+        {{/main}}{{/layout}}
+        """
 
     static let csrf = #"<input type="hidden" name="csrf" value="{{csrf}}">"#
 
+    /// "Watching as Leo · Switch", or the family password's bar as it always was. Switch ends the session, as sign-out
+    /// does, and opens "Who's watching?".
     static let signedInBar = """
-        <form class="session" method="post" action="/signout">{{>csrf}}Signed in: you can edit the lists. <a href="/settings">Settings</a> <button type="submit">Sign out</button></form>
+        <form class="session" method="post" action="/signout">{{>csrf}}{{#watching}}Watching as <bdi>{{watching}}</bdi>{{#parentToo}}, with the family password{{/parentToo}}. {{/watching}}{{^watching}}Signed in: you can edit the lists. {{/watching}}{{#parent}}<a href="/settings">Settings</a> {{/parent}}{{#canSwitch}}<button type="submit" formaction="/switch">Switch</button> {{/canSwitch}}<button type="submit">Sign out</button></form>
 
         """
 

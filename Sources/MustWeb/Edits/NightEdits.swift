@@ -8,7 +8,7 @@ import MustCore
 enum NightEditRoutes {
     static func register(on router: Router<PageContext>, edits: WebEdits, pages: EditPages) {
         router.post("/night/watching") { request, _ in
-            try await EditRoutes.guarded(request, pages) { form, token in
+            try await EditRoutes.guarded(request, pages, may: { _ in .nights }) { form, token in
                 // The watchers come as w0, w1, …: the form carries the members ticked when the picks were made.
                 let watchers = (0..<100).compactMap { form["w\($0)"] }.filter { !$0.isEmpty }
                 let back = EditRoutes.sitePath(form["back"] ?? "/night")
@@ -18,7 +18,7 @@ enum NightEditRoutes {
         }
         router.post("/nights/:id/undo") { request, context in
             let id = Int64(try context.decoded("id"))
-            return try await EditRoutes.guarded(request, pages) { form, token in
+            return try await EditRoutes.guarded(request, pages, may: { _ in .nights }) { form, token in
                 let notice = await edits.undoNight(id: id)
                 return edits.redirect(notice, token, to: EditRoutes.sitePath(form["back"] ?? "/night"))
             }

@@ -36,7 +36,7 @@ enum SettingsRoutes {
             return pages.refusal(.forbidden, heading: "Edits are off", "Edits from this page are off: \(why).")
         case .signedOut:
             return pages.page(SettingsModel.signedOut, "settings", status: .forbidden)
-        case .signedIn(let token):
+        case .signedIn(let token, let access) where access.mayChangeSettings:
             let (region, configured, store) = (edits.config.family.region, edits.config.family.services, edits.reader)
             let model = try await edits.blocking {
                 SettingsModel(
@@ -45,6 +45,8 @@ enum SettingsRoutes {
                     family: try store.familyServices(configured: configured), csrf: token.csrfToken)
             }
             return pages.page(model, "settings")
+        case .signedIn:
+            return EditRoutes.notYours(.parent, pages)
         }
     }
 }

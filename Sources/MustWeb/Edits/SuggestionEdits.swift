@@ -7,7 +7,7 @@ import MustCore
 enum SuggestionEditRoutes {
     static func register(on router: Router<PageContext>, edits: WebEdits, pages: EditPages) {
         router.post("/night/not-for-us") { request, _ in
-            try await EditRoutes.guarded(request, pages) { form, token in
+            try await EditRoutes.guarded(request, pages, may: { _ in .nights }) { form, token in
                 let back = EditRoutes.sitePath(form["back"] ?? "/night")
                 let notice = await edits.notForUs(movie: form["movie"] ?? "", back: back)
                 return edits.redirect(notice, token, to: back)
@@ -17,7 +17,7 @@ enum SuggestionEditRoutes {
         // have no field of their own for it.
         router.post("/night/not-for-us/undo") { request, _ in
             let back = EditRoutes.sitePath(request.uri.queryParameters["back"].map(String.init) ?? "/night")
-            return try await EditRoutes.guarded(request, pages) { form, token in
+            return try await EditRoutes.guarded(request, pages, may: { _ in .nights }) { form, token in
                 let notice = await edits.takeBackNotForUs(movie: form["movie"] ?? "")
                 return edits.redirect(notice, token, to: back)
             }

@@ -26,9 +26,10 @@ public final class WebEdits: Sendable {
     /// The events being written, in turns of one transaction each (Hooks/MediaServerWrites.swift).
     let mediaServerWrites = MediaServerWrites()
     let notices = Mutex(NoticeBoard())
-    /// Whether a password is set, as of the database file's stamp (size and time of the file and its log): a
-    /// password set or removed by `mustc password` writes the file, so the stamp moves with it.
-    let passwordSet = Mutex<(stamp: DataStamp, isSet: Bool)?>(nil)
+    /// Whether a password is set and whether profiles come first, as of the database file's stamp.
+    let accessState = Mutex<(stamp: DataStamp, state: AccessState)?>(nil)
+    /// Wrong PINs, counted per profile.
+    let lockout = Mutex(ProfileLockout())
     /// The one time source: sessions, the sign-in limiter, notices and edits take "now" from it.
     let time: TimeSource
     /// Made once: every add from the page shares one rate limiter, as a fetch's lookups do.

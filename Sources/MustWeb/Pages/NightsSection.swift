@@ -27,12 +27,15 @@ struct NightsSection: Sendable {
     static let days = 7
     var nights: [Night]
 
-    init(_ records: [MovieNightRecord], today: WatchDay, signedIn: Bool) {
+    /// `asking`: who is signed in. The family password alone asks every watcher; a profile asks only its member.
+    init(_ records: [MovieNightRecord], today: WatchDay, asking access: PageAccess?) {
+        let signedIn = access != nil
+        let mine = { (name: String) in access?.profile.map { TitleKey.make($0.name) == TitleKey.make(name) } ?? true }
         nights = records.enumerated().map { index, night in
             let title = Shown.text(night.movie.title)
             let names = MovieNight.names(night.watchers.map { Shown.text($0.name) })
             let rated = night.watchers.filter { $0.rating != nil }
-            let unrated = night.watchers.filter { $0.rating == nil }
+            let unrated = night.watchers.filter { $0.rating == nil && mine($0.name) }
             let reference =
                 night.movie.remoteId.map { MovieReference.tmdb($0) }
                 ?? .title(night.movie.title, year: night.movie.year)

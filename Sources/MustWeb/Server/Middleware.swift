@@ -110,7 +110,7 @@ struct Freshness<Context: RequestContext>: RouterMiddleware {
         if PageCache.mayServe(request.head) || editing {
             let key = PageCache.Key(
                 method: request.method, target: request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""),
-                variant: editing ? "signed-in" : "")
+                variant: editing ? "signed-in" + Self.variant(Viewer.current.access) : "")
             response = try await cache.page(for: key, validator: tag) {
                 try await PageCache.Page(next(request, context))
             }.response
@@ -124,6 +124,15 @@ struct Freshness<Context: RequestContext>: RouterMiddleware {
             response.headers[.cacheControl] = "no-cache"
         }
         return response
+    }
+}
+
+extension Freshness {
+    /// Which copy of a signed-in page a viewer gets: the family password's alone is the one every such viewer
+    /// shared before profiles; a profile's pages differ by its buttons (its own list) and, for a kid, its movies.
+    static func variant(_ access: PageAccess?) -> String {
+        guard let access, let profile = access.profile else { return "" }
+        return (access.parent ? "|parent-as-" : "|member-") + String(profile.memberId)
     }
 }
 

@@ -67,7 +67,7 @@ extension Pages {
         let chosen = names.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let region = family.region
         let services = try await familyServices().services
-        let (everyone, library, genres, order, new) = try await reader.read { store in
+        let (everyone, read, genres, order, suggestible) = try await reader.read { store in
             (
                 try store.members(),
                 chosen.isEmpty
@@ -77,13 +77,20 @@ extension Pages {
                 chosen.isEmpty ? nil : try store.suggestionWatchers(members: chosen, region: region, taste: true)
             )
         }
-        if let unknown = library?.unknown, !unknown.isEmpty {
+        if let unknown = read?.unknown, !unknown.isEmpty {
             throw PageError.badRequest(
                 "There is no member \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")). Tick members from the list."
             )
         }
+        // A kid's own limit applies to every night they look at, whoever is ticked, and never lets unrated through.
+        let kid = Viewer.current.access.flatMap { $0.isKid ? $0.profile : nil }
+        var (library, new) = (read, suggestible)
+        if let kid, let limit = kid.ageLimit {
+            library?.ageLimits[kid.name] = limit
+            new?.ageLimits[kid.name] = limit
+        }
         var filters = NightFilters(
-            maxMinutes: choices.minutes, includeUnrated: choices.includeUnrated,
+            maxMinutes: choices.minutes, includeUnrated: choices.includeUnrated && kid?.ageLimit == nil,
             streaming: choices.streaming ? ServiceMatcher(services) : nil, genres: choices.genres)
         if let age = choices.age {
             guard let known = order.first(where: { $0.certification.uppercased() == age.uppercased() }) else {
@@ -104,7 +111,8 @@ extension Pages {
             }
         }
         (report, suggested) = try await keptPosters(report, suggested)
-        let signedIn = Viewer.current.session == nil ? nil : EditRoutes.sitePath(back)
+        // Buttons for who may record nights: the family password and grown-ups, not kids.
+        let signedIn = Viewer.current.access?.mayRecordNights == true ? EditRoutes.sitePath(back) : nil
         var page = NightPage(
             members: everyone, chosen: chosen, report: report, includeWatched: includeWatched, back: signedIn)
         if let report { page.explain(report, choices: choices, includeWatched: includeWatched) }

@@ -58,7 +58,8 @@ enum Routes {
 
         let posters = PosterFiles(shelf: pages.posters)
         router.get("/posters/:size/:file") { _, context in
-            try await posters.response(
+            try await pages.checkPoster(try context.parameters.require("file"))
+            return try await posters.response(
                 size: try context.parameters.require("size"), file: try context.parameters.require("file"))
         }
 

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+/// The movies of the family's library an audience may see: the one place every page, JSON answer and poster asks.
+/// For a kid with a limit, a movie is shown only when its certification in the family's region is known and within
+/// the limit; a movie with no certification, one the region's list lacks, or one without a TMDB id is left out.
+/// Fails closed: before the region's certification order is read, a kid sees no movie.
+public struct Visibility: Sendable {
+    public let audience: Audience
+    private let everything: Bool
+    private let localIds: Set<Int64>
+    private let remoteIds: Set<Int>
+    private let posters: Set<String>
+    private let hiddenPosters: Set<String>
+
+    public static let everyone = Visibility(
+        audience: .everyone, everything: true, localIds: [], remoteIds: [], posters: [], hiddenPosters: [])
+
+    fileprivate init(
+        audience: Audience, everything: Bool, localIds: Set<Int64>, remoteIds: Set<Int>, posters: Set<String>,
+        hiddenPosters: Set<String>
+    ) {
+        (self.audience, self.everything, self.localIds, self.remoteIds) = (audience, everything, localIds, remoteIds)
+        (self.posters, self.hiddenPosters) = (posters, hiddenPosters)
+    }
+
+    /// Whether a library movie is shown: by its row id, else by its TMDB id.
+    public func shows(localId: Int64?, remoteId: Int?) -> Bool {
+        if everything { return true }
+        if let localId { return localIds.contains(localId) }
+        return remoteId.map(remoteIds.contains) ?? false
+    }
+
+    /// Whether a poster file may be sent: true for a shown movie's, false for a left-out one's, nil for a poster no
+    /// library movie has (a suggestion's: the caller asks `Store.suggestionAdmitted`).
+    public func showsPoster(_ path: String) -> Bool? {
+        if everything || posters.contains(path) { return true }
+        return hiddenPosters.contains(path) ? false : nil
+    }
+
+    public func filter(_ report: RatingsReport) -> RatingsReport {
+        guard !everything else { return report }
+        var report = report
+        for index in report.members.indices {
+            report.members[index].movies.removeAll { !shows(localId: $0.localId, remoteId: $0.remoteId) }
+        }
+        return report
+    }
+
+    public func filter(_ report: ChangesReport) -> ChangesReport {
+        guard !everything else { return report }
+        var report = report
+        report.changes.removeAll { !shows(localId: nil, remoteId: $0.remoteId) }
+        report.availability.removeAll { !shows(localId: nil, remoteId: $0.remoteId) }
+        return report
+    }
+
+    public func filter(_ nights: [MovieNightRecord]) -> [MovieNightRecord] {
+        everything ? nights : nights.filter { shows(localId: nil, remoteId: $0.movie.remoteId) }
+    }
+}
+
+extension Store {
+    /// What `audience` may see of the library. One pass over the movies: about a millisecond for 1,000.
+    public func visibility(_ audience: Audience, region: String) throws(StoreError) -> Visibility {
+        guard let limit = audience.limit else { return .everyone }
+        return try read { db in
+            let order = try Row.fetchAll(
+                db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ?", arguments: [region]
+            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
+            // A limit the region's list lacks admits nothing, as a pick's does.
+            let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
+            var (local, remote, posters, hidden) = (Set<Int64>(), Set<Int>(), Set<String>(), Set<String>())
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, remoteId, certification, posterPath FROM movie")
+            while let row = try rows.next() {
+                let rank = (row["certification"] as String?).flatMap { NightFilters.rank(of: $0, in: order) }
+                let poster = (row["posterPath"] as String?).map(PosterPath.fileName)
+                guard let rank, rank <= limitRank, let id: Int = row["remoteId"] else {
+                    if let poster { hidden.insert(poster) }
+                    continue
+                }
+                local.insert(row["id"])
+                remote.insert(id)
+                if let poster { posters.insert(poster) }
+            }
+            return Visibility(
+                audience: audience, everything: false, localIds: local, remoteIds: remote, posters: posters,
+                hiddenPosters: hidden.subtracting(posters))
+        }
+    }
+
+    /// Whether a suggestion's poster may be shown under `limit`: its movie's certification is known and within it.
+    public func suggestionPosterAdmitted(_ fileName: String, limit: String, region: String) throws(StoreError) -> Bool {
+        try read { db in
+            let order = try Row.fetchAll(
+                db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ?", arguments: [region]
+            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
+            let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
+            let certifications = try String?.fetchAll(
+                db, sql: "SELECT certification FROM suggestionMovie WHERE posterPath = ?", arguments: ["/" + fileName])
+            guard !certifications.isEmpty else { return false }
+            return certifications.allSatisfy { certification in
+                certification.flatMap { NightFilters.rank(of: $0, in: order) }.map { $0 <= limitRank } ?? false
+            }
+        }
+    }
+}
