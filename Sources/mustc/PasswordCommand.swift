@@ -68,7 +68,7 @@ struct PasswordCommand: AsyncParsableCommand {
 
 /// One line read from the terminal with echo off, restored even when reading fails.
 enum SilentInput {
-    static func line(prompt: String) throws -> String {
+    static func line(prompt: String, what: String = "password") throws -> String {
         FileHandle.standardError.write(Data(prompt.utf8))
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
@@ -82,7 +82,7 @@ enum SilentInput {
             FileHandle.standardError.write(Data("\n".utf8))
         }
         guard let line = readLine(strippingNewline: true) else {
-            throw Failure.usage("no password was typed; nothing was changed")
+            throw Failure.usage("no \(what) was typed; nothing was changed")
         }
         return line
     }

@@ -25,14 +25,14 @@ import Testing
         let applied = try UpgradeTests.writeDatabase(at: path, keeping: { $0 < "0018" }, then: Self.offers)
         #expect(applied.contains("0017_suggestions.sql") && !applied.contains { $0.hasPrefix("0018") })
         let tables = ["member", "movie", "memberMovie", "movieHistory", "movieSchedule", "movieProvider"]
-        let before = try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2, 3") }
+        let before = try UpgradeTests.rows(path, tables, orderedBy: "1, 2, 3")
         let store = try Store(path: path, logger: quietLogger)
         #expect(
             try sqlite(path, "SELECT identifier FROM schemaMigration WHERE identifier LIKE '0018%'")
                 == "0018_pick_indexes")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
-        #expect(try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2, 3") } == before)
+        #expect(try UpgradeTests.rows(path, before) == before)
         #expect(try store.members().map(\.movies) == [2, 3])
 
         // The prior of Amélie (7.9, 11,412 votes) and Dune (7.8, 12,000), read through the new index.

@@ -35,14 +35,14 @@ import Testing
             "member", "movie", "memberMovie", "movieSchedule", "suggestionMovie", "suggestionSource",
             "suggestionProvider",
         ]
-        let before = try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2") }
+        let before = try UpgradeTests.rows(path, tables, orderedBy: "1, 2")
         let store = try Store(path: path, logger: quietLogger)
         #expect(
             try sqlite(path, "SELECT identifier FROM schemaMigration WHERE identifier LIKE '0019%'")
                 == "0019_suggestion_facts")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
-        #expect(try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2") } == before)
+        #expect(try UpgradeTests.rows(path, before) == before)
         #expect(try store.members().map(\.movies) == [2, 3])
         #expect(try sqlite(path, "SELECT count(*) FROM suggestionMovie INDEXED BY suggestionMovie_facts") == "4")
 

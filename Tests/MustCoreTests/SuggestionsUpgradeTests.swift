@@ -15,14 +15,14 @@ import Testing
             then: "UPDATE memberMovie SET watched = 1, ownRating = 9 WHERE memberId = 1 AND movieId = 1;\n")
         #expect(applied.contains("0013_age_limit.sql") && !applied.contains { $0.hasPrefix("0017") })
         let tables = ["member", "movie", "memberMovie", "movieHistory", "movieSchedule"]
-        let before = try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2") }
+        let before = try UpgradeTests.rows(path, tables, orderedBy: "1, 2")
         let store = try Store(path: path, logger: quietLogger)
         #expect(
             try sqlite(path, "SELECT identifier FROM schemaMigration WHERE identifier LIKE '0017%'")
                 == "0017_suggestions")
         #expect(try sqlite(path, "PRAGMA foreign_key_check") == "")
         #expect(try sqlite(path, "PRAGMA integrity_check") == "ok")
-        #expect(try tables.map { try sqlite(path, "SELECT * FROM \($0) ORDER BY 1, 2") } == before)
+        #expect(try UpgradeTests.rows(path, before) == before)
         #expect(try store.members().map(\.movies) == [2, 3])
         // The new parts work on the old rows: Ann's 9 for Amélie is a seed, due at once; nothing suggested yet.
         let seeds = try store.suggestionSeeds()

@@ -107,6 +107,29 @@ extension UpgradeTests {
     /// release before identities (`oldRows`), then every later migration `keep` admits, each recorded as applied,
     /// then `extra`. Returns the migrations applied, for the caller to check which schema it made.
     @discardableResult
+    /// Each table's rows, in the columns it has now: read again with `rows(_:_:)` after an upgrade, the same columns
+    /// must hold the same values, whatever columns later migrations add.
+    static func rows(_ path: String, _ tables: [String], orderedBy order: String) throws -> [TableRows] {
+        try tables.map { table in
+            let columns = try sqlite(path, "SELECT group_concat(name, ', ') FROM pragma_table_info('\(table)')")
+            return TableRows(
+                table: table, columns: columns, order: order,
+                rows: try sqlite(path, "SELECT \(columns) FROM \(table) ORDER BY \(order)"))
+        }
+    }
+
+    static func rows(_ path: String, _ before: [TableRows]) throws -> [TableRows] {
+        try before.map {
+            var now = $0
+            now.rows = try sqlite(path, "SELECT \($0.columns) FROM \($0.table) ORDER BY \($0.order)")
+            return now
+        }
+    }
+
+    struct TableRows: Equatable {
+        var table, columns, order, rows: String
+    }
+
     static func writeDatabase(at path: String, keeping keep: (String) -> Bool, then extra: String = "") throws
         -> [String]
     {
