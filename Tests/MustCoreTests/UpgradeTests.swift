@@ -103,10 +103,6 @@ import Testing
 }
 
 extension UpgradeTests {
-    /// A database as a later release left it, written by the sqlite3 CLI, not mustc: 0001–0003, the rows of the
-    /// release before identities (`oldRows`), then every later migration `keep` admits, each recorded as applied,
-    /// then `extra`. Returns the migrations applied, for the caller to check which schema it made.
-    @discardableResult
     /// Each table's rows, in the columns it has now: read again with `rows(_:_:)` after an upgrade, the same columns
     /// must hold the same values, whatever columns later migrations add.
     static func rows(_ path: String, _ tables: [String], orderedBy order: String) throws -> [TableRows] {
@@ -130,6 +126,10 @@ extension UpgradeTests {
         var table, columns, order, rows: String
     }
 
+    /// A database as a later release left it, written by the sqlite3 CLI, not mustc: 0001–0003, the rows of the
+    /// release before identities (`oldRows`), then every later migration `keep` admits, each recorded as applied,
+    /// then `extra`. Returns the migrations applied, for the caller to check which schema it made.
+    @discardableResult
     static func writeDatabase(at path: String, keeping keep: (String) -> Bool, then extra: String = "") throws
         -> [String]
     {
