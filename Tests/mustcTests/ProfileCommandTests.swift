@@ -1,0 +1,74 @@
+import Foundation
+import TMDBStub
+import Testing
+
+/// `mustc member NAME --pin|--no-pin|--kid|--grown-up`, through the built binary, as a parent would run it.
+@Suite struct ProfileCommandTests {
+    let mustc = MustcBinary()
+
+    func member(_ arguments: [String], stdin text: String = "") async throws -> Outcome {
+        let path = mustc.home.file("stdin-\(UUID().uuidString)")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let running = try mustc.start(["member"] + arguments, stdin: path)
+        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
+        #expect(exited)
+        return outcome
+    }
+
+    func pinHash() throws -> String {
+        try sqlite(mustc.databasePath, "SELECT ifnull(pinHash, '') FROM member WHERE nameKey = 'leo'")
+    }
+
+    @Test func aPinIsReadTwiceAndKeptOnlyAsAHash() async throws {
+        #expect(try await mustc.run(["add", "--no-lookup", "Leo", "Up (2009)"]).status == 0)
+        let set = try await member(["Leo", "--pin"], stdin: "4711\n4711\n")
+        #expect(set.status == 0, "\(set.all)")
+        #expect(set.stdout == "Leo's profile asks for its PIN on the page.\n")
+        let hash = try pinHash()
+        #expect(hash.hasPrefix("$2b$") && hash.count == 60)
+        #expect(!set.all.contains("4711"))
+        // Not in the file in any form the PIN was typed in.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: mustc.databasePath))
+        #expect(bytes.range(of: Data("4711".utf8)) == nil)
+
+        // A browser signed in as Leo is signed out when his PIN changes.
+        _ = try sqlite(
+            mustc.databasePath,
+            "INSERT INTO webSession VALUES ('a', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000', "
+                + "(SELECT id FROM member WHERE nameKey = 'leo'), 0)")
+        let removed = try await member(["leo", "--no-pin"])
+        #expect(removed.status == 0, "\(removed.all)")
+        #expect(removed.stdout == "Leo's profile has no PIN; 1 browser was signed out of it.\n")
+        #expect(try pinHash() == "")
+        #expect(try sqlite(mustc.databasePath, "SELECT count(*) FROM webSession") == "0")
+    }
+
+    @Test(arguments: [
+        ("4711\n4712\n", "the two PINs differ"), ("47a1\n47a1\n", "4 to 8 digits"), ("123\n123\n", "4 to 8 digits"),
+        ("123456789\n123456789\n", "4 to 8 digits"), ("4711\n", "reads the PIN twice"),
+    ])
+    func aPinThatCannotBeUsedChangesNothing(_ input: String, _ message: String) async throws {
+        #expect(try await mustc.run(["add", "--no-lookup", "Leo", "Up (2009)"]).status == 0)
+        let outcome = try await member(["Leo", "--pin", "--kid"], stdin: input)
+        #expect(outcome.status == 64, "\(outcome.all)")
+        #expect(outcome.stderr.contains(message) && outcome.stderr.contains("nothing was changed"), "\(outcome.stderr)")
+        #expect(try pinHash() == "")
+        #expect(try sqlite(mustc.databasePath, "SELECT kid FROM member WHERE nameKey = 'leo'") == "0")
+    }
+
+    @Test func aKidsProfileSaysWhatTheyWillSee() async throws {
+        #expect(try await mustc.run(["add", "--no-lookup", "Leo", "Up (2009)"]).status == 0)
+        let kid = try await member(["Leo", "--kid"])
+        #expect(kid.status == 0, "\(kid.all)")
+        #expect(kid.stdout.hasPrefix("Leo has a kid's profile, with no age limit: they see every movie until one is set"))
+        #expect(try sqlite(mustc.databasePath, "SELECT kid FROM member WHERE nameKey = 'leo'") == "1")
+        let grown = try await member(["Leo", "--grown-up"])
+        #expect(grown.stdout == "Leo has a grown-up's profile.\n")
+        #expect(try sqlite(mustc.databasePath, "SELECT kid FROM member WHERE nameKey = 'leo'") == "0")
+
+        let both = try await member(["Leo", "--kid", "--grown-up"])
+        #expect(both.status == 64 && both.stderr.contains("can't go together"))
+        let nobody = try await member(["Zoe", "--kid"])
+        #expect(nobody.status == 64 && nobody.stderr.contains("there is no member"))
+    }
+}
