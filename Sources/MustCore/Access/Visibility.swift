@@ -55,6 +55,10 @@ public struct Visibility: Sendable {
         return report
     }
 
+    public func filter(_ movies: [MovieName]) -> [MovieName] {
+        everything ? movies : movies.filter { localIds.contains($0.id) }
+    }
+
     public func filter(_ nights: [MovieNightRecord]) -> [MovieNightRecord] {
         everything ? nights : nights.filter { shows(localId: nil, remoteId: $0.movie.remoteId) }
     }

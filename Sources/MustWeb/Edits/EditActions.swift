@@ -21,12 +21,16 @@ extension WebEdits {
         }
         do {
             if reference.isTitle {
-                let store = reader
-                let kept = try await blocking { try store.libraryMovies(named: reference) }
+                let (store, audience, region) = (reader, Viewer.current.audience, config.family.region)
+                // A kid is asked about the movies they may see only: no other title is named to them.
+                let shown =
+                    audience.leavesOut
+                    ? try await blocking { try store.visibility(audience, region: region) } : Visibility.everyone
+                let kept = shown.filter(try await blocking { try store.libraryMovies(named: reference) })
                 if another { return await otherMovies(member: member, reference, kept: kept) }
                 if kept.count > 1 { return Self.which(member: member, reference, text: text, kept: kept) }
                 if kept.isEmpty, !another, !typed, case .title(let title, _) = reference {
-                    let close = try await blocking { try store.closeTitles(to: title) }
+                    let close = shown.filter(try await blocking { try store.closeTitles(to: title) })
                     if !close.isEmpty { return Self.didYouMean(member: member, text: text, close: close) }
                 }
             }
