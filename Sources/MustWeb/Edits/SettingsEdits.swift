@@ -42,7 +42,8 @@ enum SettingsRoutes {
                 SettingsModel(
                     region: region, limits: try store.ageLimits(), order: try store.certificationOrder(region: region),
                     seen: try store.providersSeen(region: region),
-                    family: try store.familyServices(configured: configured), csrf: token.csrfToken)
+                    family: try store.familyServices(configured: configured), csrf: token.csrfToken,
+                    kids: Set(try store.profiles().filter(\.kid).map(\.name)))
             }
             return pages.page(model, "settings")
         case .signedIn:
@@ -83,12 +84,23 @@ extension WebEdits {
         }
         guard !wanted.isEmpty else { throw PageError.badRequest("No member's limit was sent; nothing was changed.") }
         let changed = wanted.filter { $0.member.limit != $0.limit }
+        // The kid boxes, when the form has them: a box not ticked is a grown-up's profile.
+        let kids = Set(try await blocking { try store.profiles() }.filter(\.kid).map(\.name))
+        let kinds =
+            form["kinds"] == "1"
+            ? wanted.indices.compactMap { index -> (String, Bool)? in
+                let (name, kid) = (wanted[index].member.name, form["kid-\(index)"] == "1")
+                return kids.contains(name) == kid ? nil : (name, kid)
+            } : []
         try await blocking {
             let store = try self.editor().store
             for change in changed { _ = try store.setAgeLimit(member: change.member.name, to: change.limit) }
+            for (name, kid) in kinds { _ = try store.setKid(member: name, kid) }
         }
-        let lines = changed.map { Self.saidLimit($0.member.name, $0.limit, region: region) }
-        return EditNotice(lines: lines.isEmpty ? ["No age limit changed."] : lines)
+        let lines =
+            changed.map { Self.saidLimit($0.member.name, $0.limit, region: region) }
+            + kinds.map { "\($0.0) has a \($0.1 ? "kid's" : "grown-up's") profile now." }
+        return EditNotice(lines: lines.isEmpty ? ["No age limit or profile changed."] : lines)
     }
 
     /// "Ann may watch up to PG (US).", or "Ann has no age limit."
@@ -161,6 +173,7 @@ struct SettingsModel {
         var shown: String
         var id: String
         var options: [Option]
+        var kid = false
     }
 
     struct Service {
@@ -190,7 +203,7 @@ struct SettingsModel {
 
     init(
         region: String, limits: [MemberAgeLimit], order: [RegionCertification], seen: [SeenProvider],
-        family: FamilyServices, csrf: String
+        family: FamilyServices, csrf: String, kids: Set<String> = []
     ) {
         self.region = region
         self.csrf = csrf
@@ -208,7 +221,8 @@ struct SettingsModel {
                 }
             }
             return Member(
-                index: index, member: member.name, shown: Shown.text(member.name), id: "age-\(index)", options: options)
+                index: index, member: member.name, shown: Shown.text(member.name), id: "age-\(index)", options: options,
+                kid: kids.contains(member.name))
         }
         let matcher = ServiceMatcher(family.services)
         let chosen = { (provider: SeenProvider) in
@@ -261,8 +275,8 @@ extension EditTemplates {
         {{^hasCertifications}}<p>{{region}}'s certifications are not read yet: the next fetch reads them from TMDB, and then each member can be given a limit here.</p>{{/hasCertifications}}
         {{^hasMembers}}<p>No members yet: add one on the <a href="/">family page</a>.</p>{{/hasMembers}}
         {{#hasMembers}}<form class="settings" method="post" action="/settings/age-limits">{{>csrf}}
-        {{#members}}<p class="setting"><input type="hidden" name="member-{{index}}" value="{{member}}"><label for="{{id}}"><bdi>{{shown}}</bdi></label> <select id="{{id}}" name="limit-{{index}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select></p>
-        {{/members}}<p><button type="submit">Save the age limits</button></p></form>{{/hasMembers}}
+        {{#members}}<p class="setting"><input type="hidden" name="member-{{index}}" value="{{member}}"><label for="{{id}}"><bdi>{{shown}}</bdi></label> <select id="{{id}}" name="limit-{{index}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select> <label><input type="checkbox" name="kid-{{index}}" value="1"{{#kid}} checked{{/kid}}> <bdi>{{shown}}</bdi> has a kid's profile</label></p>
+        {{/members}}<input type="hidden" name="kinds" value="1"><p>A kid's profile sees only the movies within its own limit on this page, and changes only its own list.</p><p><button type="submit">Save the age limits</button></p></form>{{/hasMembers}}
         </section>
         <section aria-labelledby="services"><h2 id="services">The family's services</h2>
         {{#configured}}<p><code>family.services</code> in the config file sets them: <bdi>{{configured}}</bdi>. It wins over a choice made here; to choose here, remove it from the config.</p>
