@@ -55,8 +55,9 @@ import Testing
             try sqlite(
                 path, "SELECT memberId, movieId, watched, watchedOn, ownRating FROM memberMovie WHERE watched = 1")
                 == "2|1|1|2024-03-01|9")
-        _ = try sqlite(path, "UPDATE memberMovie SET ownRating = 11")
-        _ = try sqlite(path, "UPDATE memberMovie SET watchedOn = 'March 1'")
+        // The schema's checks refuse both, whoever writes.
+        #expect(throws: SQLiteShellError.self) { try sqlite(path, "UPDATE memberMovie SET ownRating = 11") }
+        #expect(throws: SQLiteShellError.self) { try sqlite(path, "UPDATE memberMovie SET watchedOn = 'March 1'") }
         #expect(
             try sqlite(path, "SELECT count(*) FROM memberMovie WHERE ownRating = 11 OR watchedOn = 'March 1'") == "0")
     }
