@@ -34,7 +34,8 @@ import Testing
         _ = try sqlite(
             mustc.databasePath,
             "INSERT INTO webSession (tokenHash, createdAt, lastUsedAt) VALUES "
-                + "('a', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000'), ('b', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000')")
+                + "('a', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000'), ('b', '2026-11-20 10:00:00.000', '2026-11-20 10:00:00.000')"
+        )
         let changed = try await password(stdin: "crisps on monday\r\n")
         #expect(changed.status == 0, "\(changed.all)")
         #expect(changed.stdout == "The page's password is changed; 2 signed-in browsers were signed out.\n")
