@@ -62,7 +62,10 @@ extension WebEdits {
         if let known, token == nil, proxied == nil {
             return ViewerDecision(viewer: Self.anonymous(known, readOnlyReason), state: known)
         }
-        return try await blocking { try self.readViewer(token: token, proxied: proxied, stamp: stamp) }
+        let secure = Self.cameOverHTTPS(request)
+        return try await blocking {
+            try self.readViewer(token: token, proxied: proxied, stamp: stamp, known: known, secure: secure)
+        }
     }
 
     /// Whether no profile comes first, as last read and while the file is unchanged: the JSON and the posters are
@@ -78,10 +81,14 @@ extension WebEdits {
         return state.passwordSet || state.profilesFirst ? .signedOut : .editsOff(noPassword)
     }
 
-    private func readViewer(token: SessionToken?, proxied: String?, stamp: DataStamp) throws -> ViewerDecision {
-        let state = AccessState(
-            passwordSet: try reader.passwordHash() != nil, profilesFirst: try reader.profilesGuardThePage())
-        accessState.withLock { $0 = (stamp, state) }
+    private func readViewer(
+        token: SessionToken?, proxied: String?, stamp: DataStamp, known: AccessState?, secure: Bool
+    ) throws -> ViewerDecision {
+        let state =
+            try known
+            ?? AccessState(
+                passwordSet: try reader.passwordHash() != nil, profilesFirst: try reader.profilesGuardThePage())
+        if known == nil { accessState.withLock { $0 = (stamp, state) } }
         var decision = ViewerDecision(viewer: Self.anonymous(state, readOnlyReason), state: state)
         guard readOnlyReason == nil else { return decision }
         let now = time.now()
@@ -101,7 +108,7 @@ extension WebEdits {
             }
             let started = try startSession(memberId: profile.memberId, parent: parent, now: now)
             decision.viewer = .signedIn(started, access)
-            decision.setCookie = sessionCookie(started, secure: false)
+            decision.setCookie = sessionCookie(started, secure: secure)
             return decision
         }
         guard let token, let session else { return decision }
