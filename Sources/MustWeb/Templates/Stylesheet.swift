@@ -43,6 +43,15 @@ enum Stylesheet {
         .down { color: var(--down); }
         .fetch, .figures-text, figcaption, .count, .votes, .chip-label { color: var(--muted); }
         .session { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .5rem 0; }
+        .profiles { display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: .75rem;
+          list-style: none; padding: 0; }
+        .profiles form { margin: 0; }
+        .profile { display: flex; flex-direction: column; align-items: center; justify-content: center; gap: .35rem;
+          width: 100%; min-height: 7.5rem; padding: .75rem; box-sizing: border-box; border: 1px solid var(--line);
+          border-radius: .75rem; background: var(--card); color: var(--fg); font-weight: 600; text-decoration: none; }
+        .profile .initial { display: flex; align-items: center; justify-content: center; width: 3rem; height: 3rem;
+          border-radius: 50%; background: var(--button); color: var(--button-fg); font-size: 1.5rem; }
+        .profile .kind { color: var(--muted); font-weight: 400; }
         .notice { border: 2px solid var(--accent); border-radius: .5rem; padding: .25rem 1rem; margin: .75rem 0; }
         .notice.error { border-color: var(--down); }
         .notice form { display: inline-block; margin: 0 .5rem .5rem 0; }
