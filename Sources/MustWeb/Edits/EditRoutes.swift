@@ -84,6 +84,9 @@ enum EditRoutes {
             return pages.page(SignInModel(off: why, signedIn: false, form: false), "signin")
         case .signedIn(let token, _):
             return pages.page(SignInModel(signedIn: true, form: false, csrf: token.csrfToken), "signin")
+        case .signedOut where !AccessState.current.passwordSet:
+            // Profiles come first, but no family password is set: "Parent" has nothing to sign in with.
+            return pages.page(SignInModel(off: WebEdits.noPassword, signedIn: false, form: false), "signin")
         case .signedOut:
             return pages.page(
                 SignInModel(message: message, signedIn: false, form: true), "signin",
@@ -94,7 +97,7 @@ enum EditRoutes {
     static func signIn(_ request: Request, _ context: PageContext, _ edits: WebEdits, _ pages: EditPages)
         async throws -> Response
     {
-        guard case .signedOut = Viewer.current else {
+        guard case .signedOut = Viewer.current, AccessState.current.passwordSet else {
             return signInPage(edits, pages)
         }
         if let origin = request.headers[.origin], !CSRFCheck.sameSite(origin: origin, host: host(request)) {
