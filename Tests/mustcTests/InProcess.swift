@@ -15,8 +15,10 @@ enum InProcess {
         let console = CapturedConsole(environment: environment)
         let status: Int32? = await withCheckedContinuation { continuation in
             let answer = Answer(continuation)
-            let command = Task(executorPreference: CommandExecutor()) {
+            let executor = CommandExecutor()
+            let command = Task(executorPreference: executor) {
                 let code = await Console.$captured.withValue(console) { await Mustc.runReporting(arguments) }
+                executor.end()
                 answer.give(code ?? 0)
             }
             // A command that never ends fails its test at the deadline, as the binary's run is killed at it.
@@ -50,14 +52,54 @@ enum InProcess {
     }
 }
 
-/// Where an in-process command's work runs: Dispatch's threads, as the binary had threads of its own, so that its
-/// blocking SQLite calls never hold one of the test process's few cooperative threads (two on this machine).
-final class CommandExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "mustc.in-process", attributes: .concurrent)
+/// Where an in-process command's work runs: two threads of its own, as the binary has its own two cooperative
+/// threads on this machine, so that its blocking SQLite calls and waits hold neither the test process's cooperative
+/// threads nor Dispatch's (whose pool adds a thread for a blocked one only after a while). They end with `end()`;
+/// a job that comes after them (a task the command left behind) runs on Dispatch.
+final class CommandExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var jobs: [UnownedJob] = []
+    private var ending = false
+    private var working = 0
+
+    init(threads: Int = 2) {
+        working = threads
+        for _ in 0..<threads { Thread { [self] in work() }.start() }
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        condition.lock()
+        defer { condition.unlock() }
+        guard working > 0 else {
+            let executor = asUnownedTaskExecutor()
+            return DispatchQueue.global().async { job.runSynchronously(on: executor) }
+        }
+        jobs.append(job)
+        condition.signal()
+    }
+
+    /// Lets the threads end once no job is left.
+    func end() {
+        condition.lock()
+        ending = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !ending { condition.wait() }
+            guard !jobs.isEmpty else {
+                working -= 1
+                return condition.unlock()
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: executor)
+        }
     }
 }
