@@ -27,7 +27,7 @@ struct ExportCommand: AsyncParsableCommand {
         try await reporting {
             let config = try global.loadConfig()
             var writer = ExportWriter(format, forTerminal: Output.isTerminal) { chunk in
-                FileHandle.standardOutput.write(Data(chunk))
+                Console.write(Data(chunk), to: .output)
             }
             // No database yet: an empty export, without creating one.
             if FileManager.default.fileExists(atPath: global.databasePath(config)) {

@@ -42,10 +42,10 @@ extension AsyncParsableCommand {
 
 enum Output {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("mustc: error: \(TerminalText.visible(message))\n".utf8))
+        Console.write(Data("mustc: error: \(TerminalText.visible(message))\n".utf8), to: .error)
     }
 
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("mustc: \(TerminalText.visible(message))\n".utf8))
+        Console.write(Data("mustc: \(TerminalText.visible(message))\n".utf8), to: .error)
     }
 }

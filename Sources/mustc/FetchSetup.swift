@@ -14,7 +14,7 @@ struct FetchSetup {
         do {
             return try NewDataHook(
                 arguments: arguments, timeout: config.fetch.onNewDataTimeout,
-                environment: ProcessInfo.processInfo.environment,
+                environment: Console.environment,
                 secrets: [config.tmdb.apiKey, config.tmdb.accessToken].compactMap { $0 } + config.notify.secrets)
         } catch {
             throw Failure.config(error.description)

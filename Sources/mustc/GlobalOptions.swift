@@ -16,7 +16,7 @@ struct GlobalOptions: ParsableArguments {
 
     func loadConfig() throws -> Config {
         do {
-            return try ConfigLoader().load(explicitPath: config)
+            return try ConfigLoader(environment: Console.environment).load(explicitPath: config)
         } catch {
             throw Failure.config(error.description)
         }
@@ -24,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
 
     var logger: Logger {
         var logger = Logger(label: "mustc") {
-            TerminalSafeLogHandler(wrapped: StreamLogHandler.standardError(label: $0))
+            TerminalSafeLogHandler(wrapped: Console.logHandler(label: $0))
         }
         logger.logLevel = verbose ? .debug : .warning
         return logger
@@ -35,7 +35,7 @@ struct GlobalOptions: ParsableArguments {
     var time: TimeSource { .system }
 
     func databasePath(_ config: Config) -> String {
-        database ?? config.database ?? ConfigLoader().defaultDatabasePath
+        database ?? config.database ?? ConfigLoader(environment: Console.environment).defaultDatabasePath
     }
 
     func openStore(_ config: Config) throws -> Store {

@@ -29,12 +29,12 @@ final class ImportProgressBar: Sendable {
         let line =
             "\r[\(bar)] \(summary.rows) rows  linked \(summary.linked)  looked up \(lookups)  "
             + "invalid \(summary.invalid)\u{1B}[K"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        Console.write(Data(line.utf8), to: .output)
     }
 
     /// Clears the bar's line, before other output or at the end.
     func clear() {
         guard lastDraw.withLock({ $0 != nil }) else { return }
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+        Console.write(Data("\r\u{1B}[K".utf8), to: .output)
     }
 }

@@ -129,10 +129,10 @@ struct MemberCommand: AsyncParsableCommand {
     /// Twice, without echo at a terminal, or two lines from a pipe; a usage failure (64) names the problem.
     static func readPin() throws -> String {
         do {
-            let interactive = isatty(STDIN_FILENO) == 1
+            let interactive = Console.isTerminal(STDIN_FILENO)
             let read = { (prompt: String) throws -> String in
                 if interactive { return try SilentInput.line(prompt: prompt, what: "PIN") }
-                guard let line = readLine(strippingNewline: true) else {
+                guard let line = Console.readLine(strippingNewline: true) else {
                     throw Failure.usage(
                         "--pin reads the PIN twice: pipe two lines, or run at a terminal; nothing was changed")
                 }

@@ -30,21 +30,28 @@ struct Mustc: AsyncParsableCommand {
     /// mustc prints does: a validation error quotes the argument it refuses (`(got "X\u202EY")`), and an unknown
     /// option or a bad value is echoed as typed.
     static func main() async {
+        if let code = await runReporting(nil) { Foundation.exit(code) }
+    }
+
+    /// Parses `arguments` (nil: the process's own) and runs the command. A thrown error is printed and turned into
+    /// the exit code it returns; nil when the command ended normally. The tests' in-process runs call this too.
+    static func runReporting(_ arguments: [String]?) async -> Int32? {
         do {
-            var command = try await asyncParseAsRoot()
+            var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+            return nil
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if !message.isEmpty {
-                let handle = code == .success ? FileHandle.standardOutput : FileHandle.standardError
-                handle.write(Data((TerminalText.visible(message) + "\n").utf8))
+                let text = Data((TerminalText.visible(message) + "\n").utf8)
+                Console.write(text, to: code == .success ? .output : .error)
             }
-            Foundation.exit(code.rawValue)
+            return code.rawValue
         }
     }
 }

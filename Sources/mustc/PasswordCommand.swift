@@ -49,8 +49,8 @@ struct PasswordCommand: AsyncParsableCommand {
     /// Asks twice without echo at a terminal, or reads one line from a pipe; a usage failure names the problem.
     private static func readPassword() throws -> String {
         do {
-            guard isatty(STDIN_FILENO) == 1 else {
-                guard let line = readLine(strippingNewline: true) else {
+            guard Console.isTerminal(STDIN_FILENO) else {
+                guard let line = Console.readLine(strippingNewline: true) else {
                     throw Failure.usage(
                         "no password on standard input; pipe one line, or run at a terminal; nothing was changed")
                 }
@@ -69,7 +69,7 @@ struct PasswordCommand: AsyncParsableCommand {
 /// One line read from the terminal with echo off, restored even when reading fails.
 enum SilentInput {
     static func line(prompt: String, what: String = "password") throws -> String {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        Console.write(Data(prompt.utf8), to: .error)
         var saved = termios()
         let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
         if canHide {
@@ -79,9 +79,9 @@ enum SilentInput {
         }
         defer {
             if canHide { _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            Console.write(Data("\n".utf8), to: .error)
         }
-        guard let line = readLine(strippingNewline: true) else {
+        guard let line = Console.readLine(strippingNewline: true) else {
             throw Failure.usage("no \(what) was typed; nothing was changed")
         }
         return line

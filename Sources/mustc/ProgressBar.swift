@@ -11,7 +11,7 @@ final class ProgressBar: Sendable {
 
     init(time: TimeSource) { self.time = time }
 
-    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var isTerminal: Bool { Console.isTerminal(STDOUT_FILENO) }
 
     func update(_ progress: FetchProgress) {
         let now = time.instant
@@ -29,11 +29,11 @@ final class ProgressBar: Sendable {
         let line = String(
             format: "\r[%@] %d/%d  changed %d  failed %d  %.1f req/s\u{1B}[K", bar, progress.done, progress.total,
             progress.changed, progress.failed, progress.requestsPerSecond)
-        FileHandle.standardOutput.write(Data(line.utf8))
+        Console.write(Data(line.utf8), to: .output)
     }
 
     func finish() {
         guard lastDraw.withLock({ $0 != nil }) else { return }
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8))
+        Console.write(Data("\r\u{1B}[K".utf8), to: .output)
     }
 }

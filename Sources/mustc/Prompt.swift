@@ -2,7 +2,7 @@ import Foundation
 
 /// The numbered choice `add` offers when a person is at the terminal; off a terminal nothing is ever asked or taken.
 enum Prompt {
-    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    static var isInteractive: Bool { Console.isTerminal(STDIN_FILENO) && Console.isTerminal(STDOUT_FILENO) }
 
     /// Asks for a number from 1 to `count`; nil for Enter, end of input, or anything else.
     static func choose(_ count: Int, none: String) -> Int? {

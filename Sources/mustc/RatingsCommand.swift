@@ -38,7 +38,7 @@ struct RatingsCommand: AsyncParsableCommand {
             }
             let sparklines = trend != nil && format == .table && Output.isTerminal
             report.write(format, sparklines: sparklines, forTerminal: Output.isTerminal) { chunk in
-                FileHandle.standardOutput.write(Data(chunk))
+                Console.write(Data(chunk), to: .output)
             }
             if format != .csv { print() }
         }

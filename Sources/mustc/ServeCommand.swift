@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             // Written straight to the descriptor: stdout may be a file or pipe, where print() would buffer it.
             let app = try buildApplication(store: store, config: config, time: global.time, logger: global.logger) {
-                url in FileHandle.standardOutput.write(Data("mustc: serving \(url)\n".utf8))
+                url in Console.write(Data("mustc: serving \(url)\n".utf8), to: .output)
             }
             do {
                 if let background {

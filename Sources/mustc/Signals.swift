@@ -17,6 +17,8 @@ import Synchronization
 /// the task: 0 of 20 runs lost it under the same load.
 final class Signals {
     private let target = Target()
+    /// Nil for a command a test runs inside its own process: the test process keeps its own signal handling.
+    private let relay: SignalRelay? = Console.captured == nil ? SignalRelay.shared : nil
 
     private final class Target: Sendable {
         let state = Mutex<(task: Task<Bool, any Error>?, signalled: Bool)>((nil, false))
@@ -31,13 +33,13 @@ final class Signals {
     }
 
     init() {
-        SignalRelay.shared.listen(target.fire)
+        relay?.listen(target.fire)
     }
 
     /// Calls `fire` on the relay's thread at each SIGINT or SIGTERM instead, for work that is more than one task
     /// (`serve --fetch`: the fetch's task is cancelled there and then, and the page told to stop).
     init(calling fire: @escaping @Sendable () -> Void) {
-        SignalRelay.shared.listen(fire)
+        relay?.listen(fire)
     }
 
     /// Starts `work` as the task a signal cancels.
@@ -51,7 +53,7 @@ final class Signals {
         return try await task.value
     }
 
-    deinit { SignalRelay.shared.listen(nil) }
+    deinit { relay?.listen(nil) }
 }
 
 /// The write end of the relay's pipe, set once before the handlers go in and only read by them. A signal handler

@@ -7,17 +7,17 @@ import MustCore
 /// purpose, so a new command cannot forget it. Data formats (JSON, CSV), which must keep the exact text, are written
 /// with `Output.exact` instead.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    Swift.print(TerminalText.visible(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
+    Console.print(TerminalText.visible(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
 }
 
 extension Output {
     /// Whether standard output is a terminal: CSV printed there has its fields made visible as a table's cells
     /// are; CSV written to a file or a pipe keeps the exact text.
-    static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+    static var isTerminal: Bool { Console.isTerminal(STDOUT_FILENO) }
 
     /// JSON and CSV: the exact text (JSON escapes control characters; CSV must round-trip).
     static func exact(_ text: String, terminator: String = "\n") {
-        Swift.print(text, terminator: terminator)
+        Console.print(text, terminator: terminator)
     }
 
     /// Standard output in the chosen format: JSON and CSV exactly, a table made terminal-safe.
@@ -28,7 +28,7 @@ extension Output {
 
 /// The log's plain-text lines, made terminal-safe like everything else printed: a log message can quote a title.
 struct TerminalSafeLogHandler: LogHandler {
-    var wrapped: StreamLogHandler
+    var wrapped: any LogHandler
 
     var logLevel: Logger.Level {
         get { wrapped.logLevel }

@@ -6,7 +6,7 @@ enum TitleList {
     static func read(_ path: String) throws -> [String] {
         let data: Data
         if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = Console.readToEnd()
         } else {
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw ValidationError("cannot read titles from \(path); check that the file exists and is readable")

@@ -3,7 +3,7 @@ import TMDBStub
 import TestSupport
 import Testing
 
-/// The core issue's done-when scenario, through the built binary and a loopback TMDB stub.
+/// The core issue's done-when scenario, through mustc's commands and a loopback TMDB stub.
 @Suite struct AddAndRatingsTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary

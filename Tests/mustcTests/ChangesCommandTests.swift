@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// `mustc changes` and `ratings --trend` through the built binary, against the loopback stub.
+/// `mustc changes` and `ratings --trend` through mustc's commands, against the loopback stub.
 @Suite final class ChangesCommandTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary

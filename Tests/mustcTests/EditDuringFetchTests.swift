@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 
 /// Edits from the command line while `fetch --force` writes against a slow stub: each edit waits its turn for the
-/// write lock (IMMEDIATE transactions, busy timeout) and succeeds; none says "database is locked".
+/// write lock (IMMEDIATE transactions, busy timeout) and succeeds; none says "database is locked". Every command is
+/// a process of the built binary, as the processes' locking is the subject (and the end-to-end runs of `remove`
+/// and `resolve`).
 @Suite final class EditDuringFetchTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary
@@ -19,6 +21,7 @@ import Testing
          "tmdb": {"maxRequestsPerSecond": 2000, "requestTimeout": "120s"}}
         """#.write(toFile: config, atomically: true, encoding: .utf8)
         mustc.environment["MUSTC_CONFIG"] = config
+        mustc.through = .binary
         self.mustc = mustc
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// The family's settings through the built binary against the stub: the fetch reads the region's certification list
+/// The family's settings through mustc's commands against the stub: the fetch reads the region's certification list
 /// when it is missing and again after 30 days, counted by the stub's requests; a page-only family (add, fetch,
 /// serve) then has tonight's age limit and the settings page, whose choices `member`, `pick` and `providers` see.
 @Suite struct FamilySettingsTests {

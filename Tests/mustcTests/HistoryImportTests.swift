@@ -3,7 +3,7 @@ import TMDBStub
 import Testing
 import ZIPFoundation
 
-/// `mustc import` of Trakt's account export and Netflix's viewing history, through the built binary and
+/// `mustc import` of Trakt's account export and Netflix's viewing history, through mustc's commands and
 /// the loopback stub, on files written here in the real layouts: Trakt's ZIP of JSON arrays (newest first, ids that
 /// are null or `{}`, shows and episodes beside the movies), Netflix's `Title,Date` in several locales' dates, and
 /// the full download's `ViewingActivity.csv` with several profiles, trailers and hooks, and a film over sessions.

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Answers and settings a hostile or buggy server or user could send, through the built binary: none may crash
+/// Answers and settings a hostile or buggy server or user could send, through mustc's commands: none may crash
 /// mustc or switch fetching off.
 @Suite struct HostileInputTests {
     /// `schedule.maximumInterval` in the config below.

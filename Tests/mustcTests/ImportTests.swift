@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import ZIPFoundation
 
-/// `mustc import` and `mustc export` through the built binary and the loopback stub, with sample files in the real
+/// `mustc import` and `mustc export` through mustc's commands and the loopback stub, with sample files in the real
 /// column layouts of Letterboxd's and IMDb's exports.
 @Suite final class ImportTests {
     let stub: TMDBStubServer

@@ -116,9 +116,10 @@ import Testing
         return Data(("data=" + text.addingPercentEncoding(withAllowedCharacters: allowed)!).utf8)
     }
 
-    /// The URLs `mustc webhook --format json` printed, moved onto the running server's address.
+    /// The URLs `mustc webhook --format json` printed, moved onto the running server's address; through the built
+    /// binary, as `webhook`'s end-to-end runs.
     func urls(_ served: String, reset: Bool = false) async throws -> [String: String] {
-        let made = try await mustc.run(["webhook", "--format", "json"] + (reset ? ["--reset"] : []))
+        let made = try await mustc.runBinary(["webhook", "--format", "json"] + (reset ? ["--reset"] : []))
         #expect(made.status == 0, "\(made.all)")
         let printed = try #require(try made.json() as? [String: String])
         #expect(Set(printed.keys) == ["jellyfin", "plex", "emby"])

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Movie nights through the built binary against the stub: the picks' overview and where they stream, `night` and its
+/// Movie nights through mustc's commands against the stub: the picks' overview and where they stream, `night` and its
 /// undo, `nights`, and the taste that `--no-taste` turns off.
 @Suite final class MovieNightCommandTests {
     let stub: TMDBStubServer

@@ -32,8 +32,9 @@ enum BinaryError: Error {
     case notAnObject(String)
 }
 
-/// The `mustc` binary SwiftPM built next to this test bundle, run as a user would: in its own process,
-/// with a clean environment whose HOME and XDG directories point into a temporary directory.
+/// mustc's commands with a clean environment whose HOME and XDG directories point into a temporary directory: run
+/// inside the test's process (`InProcess`) unless the process is the subject, and then as the `mustc` binary SwiftPM
+/// built next to this test bundle, run as a user would, in its own process (`Through`).
 struct MustcBinary: Sendable {
     static let url: URL = {
         if let explicit = ProcessInfo.processInfo.environment["MUSTC_BINARY"] { return URL(fileURLWithPath: explicit) }
@@ -103,12 +104,35 @@ struct MustcBinary: Sendable {
     /// Longer than any command takes on a loaded 2-core machine; a process still running then is a hang.
     static let deadline: Double = 120
 
+    /// How `run` runs a command: inside the test's process (`InProcess`), where only the command's output and exit
+    /// code are the subject, or through the built binary, where the process is (what it inherits, how it exits, the
+    /// binary itself). `start` always starts the binary, and so does `run` for `serve`, for another `executable`
+    /// (a copy, `script`, `setpriv`, a shell), and when this is `.binary`; and for `fetch`, whose HTTP loop
+    /// (`CurlLoop`) keeps its thread and connections for 5 idle seconds after the command: in the test process,
+    /// the suite's fetches held hundreds of descriptors at once, and Foundation's `Process.run()` crashes past about
+    /// 1,300 (see `writeExecutable`'s and ChildLaunch's notes).
+    enum Through: Sendable { case inProcess, binary }
+    var through = Through.inProcess
+
     @discardableResult
     func callAsFunction(_ arguments: String...) async throws -> Outcome { try await run(arguments) }
 
-    /// Runs to the end, or kills the process at the deadline and throws.
+    /// Through the built binary whatever `through` says: a command's end-to-end run.
+    @discardableResult
+    func binary(_ arguments: String...) async throws -> Outcome { try await runBinary(arguments) }
+
+    /// Runs to the end, in this process or as the binary (`through`); throws at the deadline.
     @discardableResult
     func run(_ arguments: [String]) async throws -> Outcome {
+        guard through == .inProcess, executable == Self.url, !["serve", "fetch"].contains(arguments.first) else {
+            return try await runBinary(arguments)
+        }
+        return try await InProcess.run(arguments, environment: environment, deadline: Self.deadline)
+    }
+
+    /// Runs the binary to the end, or kills the process at the deadline and throws.
+    @discardableResult
+    func runBinary(_ arguments: [String]) async throws -> Outcome {
         let (outcome, exited) = try await start(arguments).wait(orKillAfter: Self.deadline)
         guard exited else { throw BinaryError.timedOut(arguments, seconds: Self.deadline) }
         return outcome

@@ -3,7 +3,7 @@ import TMDBStub
 import TestSupport
 import Testing
 
-/// `fetch.onNewData` through the built binary: the hook reads exactly the run's changes, never the TMDB secrets, and
+/// `fetch.onNewData` through mustc's commands: the hook reads exactly the run's changes, never the TMDB secrets, and
 /// whatever it does (fail, hang) the run's result and exit code stay as they were; `status` says what it did.
 @Suite final class NewDataHookTests {
     let stub: TMDBStubServer

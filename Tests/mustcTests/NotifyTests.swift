@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Notifications through the built binary: a fetch's news reaches ntfy, Gotify and a webhook (a loopback server in
+/// Notifications through mustc's commands: a fetch's news reaches ntfy, Gotify and a webhook (a loopback server in
 /// their shapes) in the family's words; a vote-only change sends nothing; a destination that is down gets the
 /// message once it is back; `notify --test` and `--tonight`; `status` per destination; no token in any output.
 @Suite final class NotifyTests {
@@ -137,7 +137,8 @@ import Testing
         #expect(webhook["waiting"] as? Int == 1 && webhook["lastFailure"] as? String != nil, "\(webhook)")
         try later.start(port: port)
         defer { later.stop() }
-        let sent = try await mustc("notify")
+        // Through the built binary: `notify`'s end-to-end run.
+        let sent = try await mustc.binary("notify")
         #expect(sent.status == 0 && sent.stdout.contains("webhook: accepted (200)"), "\(sent.all)")
         let again = try await mustc("notify")
         #expect(again.stdout.contains("webhook: nothing waiting"), "\(again.all)")

@@ -3,9 +3,10 @@ import TMDBStub
 import TestSupport
 import Testing
 
-/// Edits from the page through the built binary and a real headless Chromium (Selenium):
-/// `Tests/browser/edits.py` starts the `tmdb-stub` binary (50 ms a request) and `mustc serve`, drives the browser,
-/// checks the lists with `mustc ratings --format json`, and reports each check; every one must pass.
+/// Edits from the page through the built binary and a real headless Chromium (Selenium), one of the shared pool's
+/// (`SharedBrowser`): `Tests/browser/edits.py` starts the `tmdb-stub` binary (50 ms a request) and `mustc serve`,
+/// drives the browser, checks the lists with `mustc ratings --format json`, and reports each check; every one must
+/// pass.
 @Suite(.serialized) struct PageEditTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appending(path: "../browser/edits.py").standardized
@@ -30,29 +31,12 @@ import Testing
     }
 
     func attempt(_ scenario: String) async throws -> [Check] {
-        try BrowserTools.require()
         let home = TemporaryDirectory("page-edits")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            BrowserTools.python, Self.script.path, MustcBinary.url.deletingLastPathComponent().path, home.path,
-            scenario,
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        for secret in ["TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "MUSTC_CONFIG"] { environment[secret] = nil }
-        process.environment = environment
-        let output = home.file("report.json")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.standardError
-        try ChildLaunch.run(process)
         // The script bounds each step; this bounds the whole run (Chromium on a loaded 2-core machine is slow).
-        await Poll.until(within: .seconds(600), every: .milliseconds(200)) { !process.isRunning }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let data = try Data(contentsOf: URL(fileURLWithPath: output))
-        struct Report: Decodable { var checks: [Check] }
-        return try JSONDecoder().decode(Report.self, from: data).checks
+        let result = try await SharedBrowser.shared.run(
+            "edits", [MustcBinary.url.deletingLastPathComponent().path, home.path, scenario], deadline: 600)
+        let checks = try JSONSerialization.data(withJSONObject: result["checks"] ?? [])
+        return try JSONDecoder().decode([Check].self, from: checks)
     }
 
     @Test func signInAddSettleRemoveAndEveryRefusal() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// The per-movie schedule through the built binary: only the movies that are due are checked.
+/// The per-movie schedule through mustc's commands: only the movies that are due are checked.
 @Suite final class PerMovieScheduleTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// `mustc pick` through the built binary, over movies whose TMDB figures the stub sets.
+/// `mustc pick` through mustc's commands, over movies whose TMDB figures the stub sets.
 @Suite final class PickTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Posters through the built binary against the stub: downloaded once, from the image host only, with no key; and
+/// Posters through mustc's commands against the stub: downloaded once, from the image host only, with no key; and
 /// every kind of bad image host or bad `poster_path` leaves the fetch's result and exit code as they were.
 /// One test at a time: twelve fetches with their stubs starting at once weigh on the rest of the suite.
 @Suite(.serialized) struct PosterFetchTests {

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// What real TMDB answers and public edits showed, through the built binary and the loopback stub.
+/// What real TMDB answers and public edits showed, through mustc's commands and the loopback stub.
 @Suite struct RealAnswersTests {
     let stub: TMDBStubServer
     let mustc: MustcBinary

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// What real answers and exports, replayed against the binary, still broke. Through the built binary,
+/// What real answers and exports, replayed against the binary, still broke. Through mustc's commands,
 /// against the stub, with the family's region set so that checks ask for the appended blocks.
 @Suite(.serialized) final class ReplayedAnswersTests {
     let stub: TMDBStubServer

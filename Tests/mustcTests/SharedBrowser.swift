@@ -4,10 +4,10 @@ import TMDBStub
 import TestSupport
 
 /// The test run's headless Chromiums: one `Tests/browser/host.py`, started by the first page check that needs it,
-/// runs every page script in a pool of three Chromiums, each started once, where each script used to start its own
-/// (over a second of CPU each here, and most of a short script's time). The host reads its requests on its standard
-/// input, so it quits its Chromiums and exits when the test process ends, however it ends; a request past its
-/// deadline ends the host (a hang), and the next request starts another.
+/// runs every page script (`PageEditTests`' edits.py too) in a pool of three Chromiums, each started once: a
+/// Chromium costs over a second of CPU to start here, most of a short script's time. The host reads its requests on
+/// its standard input, so it quits its Chromiums and exits when the test process ends, however it ends; a request
+/// past its deadline ends the host (a hang), and the next request starts another.
 final class SharedBrowser: Sendable {
     static let shared = SharedBrowser()
 

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Suggestions through the built binary against the stub: the fetch gathers recommendations of loved movies after the
+/// Suggestions through mustc's commands against the stub: the fetch gathers recommendations of loved movies after the
 /// ratings, and `suggest` ranks them for the watchers under tonight's limits; added, kept, watched and hidden movies
 /// are never suggested.
 @Suite final class SuggestTests {

@@ -2,7 +2,7 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// Tonight's facts through the built binary against the stub: runtime, certification and providers ride on the one details
+/// Tonight's facts through mustc's commands against the stub: runtime, certification and providers ride on the one details
 /// request, at first check and at their cadence; pick's filters and reasons; availability changes in `changes` and
 /// the hook's input.
 @Suite final class TonightTests {

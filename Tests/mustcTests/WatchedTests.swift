@@ -3,7 +3,7 @@ import TMDBStub
 import Testing
 import ZIPFoundation
 
-/// What each member has seen and rated, through the built binary and the loopback stub: `mustc watched`, the
+/// What each member has seen and rated, through mustc's commands and the loopback stub: `mustc watched`, the
 /// ratings and dates import keeps from Letterboxd and IMDb, and the export that carries them back.
 @Suite final class WatchedTests {
     let stub: TMDBStubServer

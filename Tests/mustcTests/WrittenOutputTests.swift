@@ -3,7 +3,7 @@ import TMDBStub
 import Testing
 
 /// What mustc writes when TMDB's titles or the user's input carry what a terminal acts on, and figures TMDB cannot
-/// mean: read as bytes, through the built binary, against the stub. One test at
+/// mean: read as bytes, through mustc's commands, against the stub. One test at
 /// a time: fifteen binaries and their stubs starting at once weighed on the suite's timing-sensitive tests.
 @Suite(.serialized) final class WrittenOutputTests {
     let stub: TMDBStubServer

@@ -75,9 +75,8 @@ extension Store {
         }
     }
 
-    /// Statements run once per row are cached: with statements compiled for every row (and each row's movie
-    /// looked for twice) a 100,000-row file took 51 s, now 8.5 s on the same busy machine
-    /// (4.4 s idle; contrib/benchmarks/run --only import).
+    /// Statements run once per row are cached, and each row's movie is looked for once: compiling them for every
+    /// row made a 100,000-row import several times slower (contrib/benchmarks/run --only import measures it).
     private static func link(_ db: Database, memberId: Int64, movieId: Int64, now: Date) throws -> Bool {
         try db.cachedStatement(
             sql: """
