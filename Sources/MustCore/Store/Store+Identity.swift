@@ -54,6 +54,8 @@ public struct MovieNeedingChoice: Sendable, Equatable, Encodable {
     /// Who keeps it, in name order; the commands shown use the first.
     public var members: [String]
     public var candidates: [MovieCandidate]
+    /// Watches a media server sent for the bare title, applied to the movie chosen.
+    public var held: [HeldMark] = []
 
     public var shown: String { MovieName.shown(title, year) }
 }
@@ -220,12 +222,14 @@ extension Store {
                 """)
         var result: [MovieNeedingChoice] = []
         var current: Int64?
+        let held = try heldMarks(db)
         for row in rows {
             let id: Int64 = row["id"]
             if id != current {
                 let members = (row["members"] as String?)?.split(separator: "\u{1F}").map(String.init) ?? []
                 result.append(
-                    MovieNeedingChoice(title: row["title"], year: row["year"], members: members, candidates: []))
+                    MovieNeedingChoice(
+                        title: row["title"], year: row["year"], members: members, candidates: [], held: held[id] ?? []))
                 current = id
             }
             result[result.count - 1].candidates.append(
