@@ -45,6 +45,11 @@ public struct MovieCandidate: Sendable, Equatable, Encodable {
     }
 
     public var shown: String { MovieName.shown(title, year) }
+
+    /// One of TMDB's results as a candidate.
+    init(_ remote: RemoteMovie) {
+        self.init(remoteId: remote.id, title: remote.title ?? "untitled", year: remote.year)
+    }
 }
 
 /// A movie waiting for someone to say which TMDB movie it is.
@@ -196,13 +201,15 @@ extension Store {
 
     /// Replaces the candidates shown for a movie no TMDB result matched exactly.
     public func saveCandidates(movieId: Int64, _ candidates: [MovieCandidate]) throws(StoreError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [movieId])
-            for (rank, candidate) in candidates.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO movieCandidate (movieId, rank, remoteId, title, year) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [movieId, rank, candidate.remoteId, candidate.title, candidate.year])
-            }
+        try write { db in try Self.saveCandidates(db, movieId: movieId, candidates) }
+    }
+
+    static func saveCandidates(_ db: Database, movieId: Int64, _ candidates: [MovieCandidate]) throws {
+        try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [movieId])
+        for (rank, candidate) in candidates.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO movieCandidate (movieId, rank, remoteId, title, year) VALUES (?, ?, ?, ?, ?)",
+                arguments: [movieId, rank, candidate.remoteId, candidate.title, candidate.year])
         }
     }
 

@@ -85,12 +85,10 @@ extension Store {
     }
 
     /// Whether someone's watched mark waits on this movie being told apart.
-    public func holdsMarks(movieId: Int64) throws(StoreError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM pendingMark WHERE movieId = ?)", arguments: [movieId])
-                ?? false
-        }
+    static func holdsMarks(_ db: Database, movieId: Int64) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM pendingMark WHERE movieId = ?)"),
+            arguments: [movieId]) ?? false
     }
 
     /// Applies the movie's held marks where nothing is left to choose (TMDB found no movie of the title): the
