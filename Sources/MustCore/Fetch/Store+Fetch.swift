@@ -76,8 +76,7 @@ extension MovieWrite {
     public var movieId: Int64 {
         switch self {
         case .ratings(let id, _), .resolved(let id, _), .remakes(let id, _, _), .failure(let id, _, _),
-            .recovered(let id),
-            .checked(let id, _), .extras(let id, _, _), .poster(let id, _), .imdbId(let id, _):
+            .recovered(let id), .checked(let id, _), .extras(let id, _, _), .poster(let id, _), .imdbId(let id, _):
             id
         }
     }
