@@ -210,6 +210,28 @@ import Testing
         #expect(WebhookToken.matches(second.value, storedHash: replaced))
         #expect(try store.webhookTokenHash(.jellyfin) == nil)
     }
+
+    /// A bare title's watch is held once per member and movie, a later day moves it forward, the server's un-mark
+    /// takes it back, and a movie settled with no watch waiting is not marked.
+    @Test func aHeldWatchMovesForwardAndAnUnmarkTakesItBack() throws {
+        let bare = MediaEvent(server: .emby, user: "ann", title: "Dune", kind: .watched)
+        let (first, later) = (try #require(WatchDay.parse("2026-11-24")), try #require(WatchDay.parse("2026-11-26")))
+        #expect(try store.recordMediaEvent(bare, day: first, now: now).said.hasPrefix("held Ann's watched mark"))
+        #expect(try store.recordMediaEvent(bare, day: later, now: now).said.hasPrefix("held Ann's watched mark"))
+        #expect(try store.recordMediaEvent(bare, day: first, now: now).said.hasSuffix("already held: counted once"))
+        #expect(try sqlite(store.path, "SELECT watchedOn, source FROM pendingMark") == "2026-11-26|emby")
+        #expect(try mark("Ann", nil, title: "Dune") == WatchMark())
+        var unmark = bare
+        unmark.kind = .unwatched
+        #expect(
+            try store.recordMediaEvent(unmark, day: later, now: now).said == "took back Ann's held watched mark on Dune"
+        )
+        #expect(try sqlite(store.path, "SELECT count(*) FROM pendingMark") == "0")
+        let movieId = try #require(try store.libraryMovies(named: .title("Dune", year: nil)).first?.id)
+        _ = try store.resolve(
+            movieId: movieId, with: RemoteMovie(id: 841, title: "Dune", releaseDate: "1984-12-14"), now: now)
+        #expect(try mark("Ann", 841) == WatchMark())
+    }
 }
 
 /// A database of the schema before 0015 gains it in place, losing nothing: every mark it had is a mark by hand.

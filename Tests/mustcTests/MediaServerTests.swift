@@ -359,4 +359,59 @@ import Testing
         #expect(try await mustc("fetch").status == 0)
         try await eventually("Ann", ["Amélie 194: not watched -", "Up 14160: watched -"])
     }
+
+    /// A bare title of two TMDB movies is no guess: `mustc status` lists it as needing a choice, with the watch that
+    /// waits for it, the member's list has it unwatched, and `mustc resolve` applies the watch with its day.
+    @Test func aBareTitleOfTwoMoviesWaitsForResolve() async throws {
+        #expect(try await mustc("add", "Ann", "Amélie").status == 0)
+        let server = try await ServeProcess.start(mustc)
+        defer { server.ensureStopped() }
+        let jellyfin = try #require(try await urls(server.url)["jellyfin"])
+        for _ in 0..<2 {
+            let answer = try await post(jellyfin, Self.jellyfin(["Name": "Dune"]), type: "application/json")
+            #expect(answer.status == 200, "\(answer.body)")
+        }
+        var status = ""
+        try await Poll.until(within: .seconds(30), every: .milliseconds(200)) {
+            status = try await mustc("status").stdout
+            return status.contains("tmdb:841")
+        }
+        let day = try #require(status.firstMatch(of: #/Ann's watched mark of (\d{4}-\d\d-\d\d) \(from jellyfin\)/#))
+        #expect(status.contains("Movies that need a choice"), "\(status)")
+        #expect(status.contains("mustc resolve Ann Dune tmdb:438631"), "\(status)")
+        #expect(status.components(separatedBy: "waits for this choice").count == 2, "\(status)")
+        #expect(try await marks("Ann") == ["Amélie 194: not watched -", "Dune 0: not watched -"])
+        _ = await server.stop()
+        let resolved = try await mustc("resolve", "Ann", "Dune", "tmdb:438631")
+        #expect(resolved.status == 0, "\(resolved.all)")
+        #expect(try await marks("Ann") == ["Amélie 194: not watched -", "Dune 438631: watched -"])
+        let report = try await mustc("ratings", "--format", "json", "--member", "Ann")
+        let movies = try #require(
+            (try report.json()["members"] as? [[String: Any]])?.first?["movies"] as? [[String: Any]])
+        #expect(movies.first { $0["remoteId"] as? Int == 438631 }?["watchedOn"] as? String == String(day.output.1))
+        #expect(!(try await mustc("status").stdout.contains("waits for this choice")))
+    }
+
+    /// When TMDB cannot be asked as the event comes, the next fetch finds the two Dunes and, as a watch waits on the
+    /// movie, saves them for a choice rather than taking the more popular; a bare title nobody's watch waits on is
+    /// still taken as `add` takes it.
+    @Test func aFetchAfterAFailedLookupLeavesTheHeldWatchToAChoice() async throws {
+        #expect(try await mustc("add", "Ann", "Amélie").status == 0)
+        let server = try await ServeProcess.start(mustc)
+        defer { server.ensureStopped() }
+        let jellyfin = try #require(try await urls(server.url)["jellyfin"])
+        stub.inject(.unauthorized, on: .search, times: nil)
+        let answer = try await post(jellyfin, Self.jellyfin(["Name": "Dune"]), type: "application/json")
+        #expect(answer.status == 200 && answer.body.hasPrefix("held Ann's watched mark on Dune"), "\(answer.body)")
+        // Bob's bare title is kept unlooked-up too (TMDB refuses the key just now); nobody's watch waits on it.
+        _ = try await mustc("add", "Bob", "The Lion King")
+        _ = await server.stop()
+        stub.clearFaults()
+        let fetched = try await mustc("fetch")
+        #expect(fetched.status == 0, "\(fetched.all)")
+        #expect(try await marks("Ann") == ["Amélie 194: not watched -", "Dune 0: not watched -"])
+        #expect(try await marks("Bob") == ["The Lion King 8587: not watched -"])
+        let status = try await mustc("status").stdout
+        #expect(status.contains("mustc resolve Ann Dune tmdb:841") && status.contains("waits for this choice"))
+    }
 }

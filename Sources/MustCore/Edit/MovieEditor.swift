@@ -7,8 +7,8 @@ public enum LookupOutcome: Sendable, Equatable {
     case taken(RemoteMovie, ResolveOutcome)
     /// Several TMDB movies have the title (remakes): the most popular was taken; `others` may be picked instead.
     case remakes(asked: MovieReference, RemoteMovie, ResolveOutcome, others: [RemoteMovie])
-    /// No TMDB title is exactly the one asked, or (`tied`) several are and none is more popular: none taken, the
-    /// candidates are saved for a choice.
+    /// No TMDB title is exactly the one asked, or (`tied`) several are and none was taken (none is more popular,
+    /// or a media server named a bare title: `remakesNeedAChoice`): the candidates are saved for a choice.
     case needsChoice(asked: MovieReference, candidates: [RemoteMovie], tied: Bool)
     /// TMDB's search found nothing for the title.
     case nothingFound(asked: MovieReference)
@@ -55,9 +55,12 @@ public struct MovieEditor: Sendable {
     /// not errors: the link is already saved. Throws only the store's errors. The answer is written on a Dispatch
     /// thread, never a cooperative one: a webhook's lookup writes while other events hold the writer,
     /// and the cooperative pool, as small as the machine's cores, is where `serve` answers every request.
-    public func lookUp(_ link: LinkOutcome, named reference: MovieReference, client: TMDBClient) async throws
-        -> LookupOutcome
-    {
+    /// - Parameter remakesNeedAChoice: a bare title (no year) that several TMDB movies have exactly takes none of
+    ///   them: the candidates are saved for a choice (`tied`). A media server's event has nobody to tell that the
+    ///   most popular was taken, so its lookup asks this.
+    public func lookUp(
+        _ link: LinkOutcome, named reference: MovieReference, client: TMDBClient, remakesNeedAChoice: Bool = false
+    ) async throws -> LookupOutcome {
         do {
             switch reference {
             case .tmdb(let id):
@@ -67,7 +70,11 @@ public struct MovieEditor: Sendable {
                 guard let remote = try await client.find(imdbId: id) else { return .unknownIMDb(id) }
                 return try await stored(link, asked: reference, .exact(remote))
             case .title(let title, let year):
-                return try await stored(link, asked: reference, await client.match(title: title, year: year))
+                var found = try await client.match(title: title, year: year)
+                if remakesNeedAChoice, year == nil, case .mostPopular(let taken, let others) = found {
+                    found = .tied([taken] + others)
+                }
+                return try await stored(link, asked: reference, found)
             }
         } catch TMDBError.notFound {
             return .unknownToTMDB(reference)
@@ -92,6 +99,8 @@ public struct MovieEditor: Sendable {
         case .mostPopular(let remote, let others):
             return .remakes(asked: asked, remote, try take(remote, movieId: link.movieId), others: others)
         case .needsChoice(let candidates) where candidates.isEmpty:
+            // Nothing to choose from: a server's held watch counts on the movie as it is.
+            try store.applyHeldMarks(movieId: link.movieId)
             return .nothingFound(asked: asked)
         case .needsChoice(let candidates), .tied(let candidates):
             try store.saveCandidates(

@@ -53,6 +53,10 @@ public enum MovieWrite: Sendable, Equatable {
     /// A movie without a remote id was found by an exact search match (or by its IMDb id); it may merge into the
     /// movie that already has the id, taking its links and aliases along.
     case resolved(movieId: Int64, RemoteMovie)
+    /// A movie with no year whose title several TMDB movies have exactly: the most popular is taken, as `add`
+    /// takes it, unless a media server's watch of the bare title waits on the movie (`pendingMark`): then the
+    /// remakes are saved for a choice, since nobody would see the guess.
+    case remakes(movieId: Int64, RemoteMovie, others: [RemoteMovie])
     case failure(movieId: Int64, message: String, notFound: Bool)
     /// Runtime, genres, certification and providers read for `region`; written whatever the ratings did.
     case extras(movieId: Int64, MovieExtras, region: String)
@@ -71,8 +75,8 @@ public enum MovieWrite: Sendable, Equatable {
 extension MovieWrite {
     public var movieId: Int64 {
         switch self {
-        case .ratings(let id, _), .resolved(let id, _), .failure(let id, _, _), .recovered(let id), .checked(let id, _),
-            .extras(let id, _, _), .poster(let id, _), .imdbId(let id, _):
+        case .ratings(let id, _), .resolved(let id, _), .remakes(let id, _, _), .failure(let id, _, _),
+            .recovered(let id), .checked(let id, _), .extras(let id, _, _), .poster(let id, _), .imdbId(let id, _):
             id
         }
     }
@@ -80,7 +84,7 @@ extension MovieWrite {
     /// True for the writes whose outcome the run counted as a change.
     public var isChange: Bool {
         switch self {
-        case .ratings, .resolved: true
+        case .ratings, .resolved, .remakes: true
         case .failure, .recovered, .checked, .extras, .poster, .imdbId: false
         }
     }
@@ -302,6 +306,16 @@ extension Store {
             try updateRatings(db, movieId: movieId, with: remote, now: batch.now, stamp: batch.stamp, runId: batch.run)
         case .resolved(let movieId, let remote):
             _ = try resolve(db, movieId: movieId, with: remote, now: batch.now, runId: batch.run)
+        case .remakes(let movieId, let remote, let others):
+            guard try holdsMarks(db, movieId: movieId) else {
+                _ = try resolve(db, movieId: movieId, with: remote, now: batch.now, runId: batch.run)
+                return
+            }
+            try saveCandidates(db, movieId: movieId, ([remote] + others).map(MovieCandidate.init))
+            let message =
+                "\(others.count + 1) TMDB movies are titled exactly \"\(remote.title ?? "")\" and a media "
+                + "server's watch waits for the choice; pick one with mustc resolve"
+            try apply(.failure(movieId: movieId, message: message, notFound: true), db, batch)
         case .failure(let movieId, let message, let notFound):
             try db.cachedStatement(
                 sql: """

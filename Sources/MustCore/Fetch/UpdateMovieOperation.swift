@@ -39,7 +39,10 @@ public struct UpdateMovieOperation: Sendable {
             guard let remoteId = movie.remoteId else {
                 let (outcome, write) = try await resolve()
                 var remote: RemoteMovie?
-                if case .resolved(_, let resolved)? = write { remote = resolved }
+                switch write {
+                case .resolved(_, let resolved)?, .remakes(_, let resolved, _)?: remote = resolved
+                default: break
+                }
                 return (outcome, write.map { [$0] } ?? [], PosterNote(remote))
             }
             let region = extras.flatMap { $0.isDue(for: movie) ? $0.region : nil }
@@ -108,6 +111,10 @@ public struct UpdateMovieOperation: Sendable {
                     "no TMDB title matches \"\(shown)\" exactly (closest: \(listed)); pick one with mustc resolve"
                 }
             return failed(FetchFailure(kind: .notFound, message: message))
+        }
+        // Whether a remake may be taken depends on a held watch, which the store knows when it writes.
+        if year == nil, case .mostPopular(_, let others) = match {
+            return (.changed, .remakes(movieId: movie.id, remote, others: others))
         }
         return (.changed, .resolved(movieId: movie.id, remote))
     }

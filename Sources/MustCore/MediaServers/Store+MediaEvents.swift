@@ -74,8 +74,8 @@ extension Store {
             movieId = try mediaMovie(db, event, reference, memberId: member.id, now: now)
         }
         let linked = try Self.linkFromServer(db, memberId: member.id, movieId: movieId, event.kind, now: now)
-        let said = try Self.applyMediaMark(
-            db, event, memberId: member.id, movieId: movieId, day: day, linked: linked
+        let said = try Self.mediaMark(
+            db, event, reference, memberId: member.id, movieId: movieId, day: day, linked: linked, now: now
         ).replacingOccurrences(of: "MEMBER", with: member.name)
         try Self.keep(event, member: member.id, said: said, db: db, now: now)
         let row = try Row.fetchOne(
@@ -139,6 +139,35 @@ extension Store {
                 """,
             arguments: [memberId, movieId, now.storedValue])
         return db.changesCount > 0
+    }
+
+    /// The mark the event sets or holds, and what it did in words (MEMBER stands for the member's name). A watch
+    /// of a bare title (no ids, no year) on a movie not told apart yet is held, not applied: the title may name
+    /// several movies ("Dune": 1984 and 2021), and the most popular is a guess nobody would see. Settling the
+    /// movie applies it (`Store.resolve`); a server's un-mark takes it back.
+    private static func mediaMark(
+        _ db: Database, _ event: MediaEvent, _ reference: MovieReference, memberId: Int64, movieId: Int64,
+        day: WatchDay, linked: Bool, now: Date
+    ) throws -> String {
+        let movie = event.shownMovie
+        switch event.kind {
+        case .watched:
+            guard case .title(_, year: nil) = reference, try isUndecided(db, movieId: movieId) else { break }
+            let added = linked ? " (added to MEMBER's list)" : " (already on MEMBER's list)"
+            guard
+                try holdMark(
+                    db, memberId: memberId, movieId: movieId, day: day, source: event.server.rawValue, now: now)
+            else { return "MEMBER's watched mark on \(movie) was already held: counted once" }
+            return "held MEMBER's watched mark on \(movie) (\(day.text)) until it is known which movie it is: "
+                + "the title has no year and may name several (`mustc status` lists a choice)\(added)"
+        case .unwatched:
+            if try dropHeldMark(db, memberId: memberId, movieId: movieId) {
+                return "took back MEMBER's held watched mark on \(movie)"
+            }
+        case .rated, .ignored:
+            break
+        }
+        return try applyMediaMark(db, event, memberId: memberId, movieId: movieId, day: day, linked: linked)
     }
 
     /// The mark the event sets, and what it did in words (MEMBER stands for the member's name).

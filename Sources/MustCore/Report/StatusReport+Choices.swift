@@ -9,6 +9,7 @@ extension StatusReport {
         for movie in needsChoice {
             let keptBy = movie.members.isEmpty ? "" : " (kept by \(movie.members.joined(separator: ", ")))"
             lines.append("  \(TerminalText.cell(movie.shown))\(keptBy):")
+            lines += movie.held.map { "    " + TerminalText.cell($0.waiting) }
             let member = Shell.quoted(movie.members.first ?? "<member>")
             let named = MovieReference.title(movie.title, year: movie.year).argument
             for candidate in movie.candidates {
@@ -18,4 +19,9 @@ extension StatusReport {
         }
         return lines
     }
+}
+
+extension HeldMark {
+    /// "Ann's watched mark of 2026-11-24 (from jellyfin) waits for this choice": why choosing matters.
+    public var waiting: String { "\(member)'s watched mark of \(day) (from \(source)) waits for this choice" }
 }

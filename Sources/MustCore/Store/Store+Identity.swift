@@ -45,6 +45,11 @@ public struct MovieCandidate: Sendable, Equatable, Encodable {
     }
 
     public var shown: String { MovieName.shown(title, year) }
+
+    /// One of TMDB's results as a candidate.
+    init(_ remote: RemoteMovie) {
+        self.init(remoteId: remote.id, title: remote.title ?? "untitled", year: remote.year)
+    }
 }
 
 /// A movie waiting for someone to say which TMDB movie it is.
@@ -54,6 +59,8 @@ public struct MovieNeedingChoice: Sendable, Equatable, Encodable {
     /// Who keeps it, in name order; the commands shown use the first.
     public var members: [String]
     public var candidates: [MovieCandidate]
+    /// Watches a media server sent for the bare title, applied to the movie chosen.
+    public var held: [HeldMark] = []
 
     public var shown: String { MovieName.shown(title, year) }
 }
@@ -194,13 +201,15 @@ extension Store {
 
     /// Replaces the candidates shown for a movie no TMDB result matched exactly.
     public func saveCandidates(movieId: Int64, _ candidates: [MovieCandidate]) throws(StoreError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [movieId])
-            for (rank, candidate) in candidates.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO movieCandidate (movieId, rank, remoteId, title, year) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [movieId, rank, candidate.remoteId, candidate.title, candidate.year])
-            }
+        try write { db in try Self.saveCandidates(db, movieId: movieId, candidates) }
+    }
+
+    static func saveCandidates(_ db: Database, movieId: Int64, _ candidates: [MovieCandidate]) throws {
+        try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [movieId])
+        for (rank, candidate) in candidates.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO movieCandidate (movieId, rank, remoteId, title, year) VALUES (?, ?, ?, ?, ?)",
+                arguments: [movieId, rank, candidate.remoteId, candidate.title, candidate.year])
         }
     }
 
@@ -220,12 +229,14 @@ extension Store {
                 """)
         var result: [MovieNeedingChoice] = []
         var current: Int64?
+        let held = try heldMarks(db)
         for row in rows {
             let id: Int64 = row["id"]
             if id != current {
                 let members = (row["members"] as String?)?.split(separator: "\u{1F}").map(String.init) ?? []
                 result.append(
-                    MovieNeedingChoice(title: row["title"], year: row["year"], members: members, candidates: []))
+                    MovieNeedingChoice(
+                        title: row["title"], year: row["year"], members: members, candidates: [], held: held[id] ?? []))
                 current = id
             }
             result[result.count - 1].candidates.append(

@@ -133,6 +133,8 @@ extension Store {
         try updateRatings(
             db, movieId: target, with: remote, now: now, remoteId: remote.id, firstFigures: firstFigures, runId: runId)
         try db.execute(sql: "DELETE FROM movieCandidate WHERE movieId = ?", arguments: [target])
+        // The movie is told apart now: the watches a server sent for its bare title count on it.
+        try applyHeldMarks(db, movieId: target)
         let row = try Row.fetchOne(db, sql: "SELECT title, year FROM movie WHERE id = ?", arguments: [target])
         return ResolveOutcome(movieId: target, title: row?["title"] ?? "", year: row?["year"], merged: merged)
     }
@@ -159,6 +161,7 @@ extension Store {
                 ON CONFLICT (memberId, movieId) DO UPDATE SET \(mergedMarks)
                 """,
             arguments: [holder, movieId])
+        try moveHeldMarks(db, from: movieId, into: holder)
         try db.execute(sql: "UPDATE movieAlias SET movieId = ? WHERE movieId = ?", arguments: [holder, movieId])
         try db.execute(
             sql: "UPDATE movie SET imdbId = coalesce(imdbId, ?) WHERE id = ?",

@@ -99,7 +99,7 @@ extension WebEdits {
         Task {
             defer { _ = hookLookups.withLock { $0.remove(link.movieId) } }
             do {
-                let outcome = try await editor.lookUp(link, named: reference, client: client)
+                let outcome = try await editor.lookUp(link, named: reference, client: client, remakesNeedAChoice: true)
                 logger.debug("webhook lookup", metadata: ["movie": "\(reference)", "outcome": "\(outcome)"])
             } catch {
                 logger.warning(

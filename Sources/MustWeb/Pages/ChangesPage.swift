@@ -55,6 +55,8 @@ struct StatusPage: Sendable {
     struct Choice: Sendable {
         var shown: String
         var keptBy: String?
+        /// The watches a media server sent for the title, waiting for the choice.
+        var held: [String]
         var candidates: [Candidate]
     }
 
@@ -92,6 +94,7 @@ struct StatusPage: Sendable {
             return Choice(
                 shown: Shown.text(movie.shown),
                 keptBy: movie.members.isEmpty ? nil : Shown.text(movie.members.joined(separator: ", ")),
+                held: movie.held.map { Shown.text($0.waiting + ".") },
                 candidates: movie.candidates.map { candidate in
                     Candidate(
                         shown: "\(Shown.text(candidate.shown)), TMDB \(candidate.remoteId)",

@@ -213,7 +213,7 @@ extension Templates {
         <h2 id="settle">Movies that need a choice</h2>
         <p>No TMDB title matched these exactly. {{#csrf}}Pick one below.{{/csrf}}{{^csrf}}Sign in to pick one here.{{/csrf}}</p>
         {{#choices}}
-        <section class="choice"><h3><bdi>{{shown}}</bdi></h3>{{#keptBy}}<p>Kept by <bdi>{{keptBy}}</bdi>.</p>{{/keptBy}}
+        <section class="choice"><h3><bdi>{{shown}}</bdi></h3>{{#keptBy}}<p>Kept by <bdi>{{keptBy}}</bdi>.</p>{{/keptBy}}{{#held}}<p><bdi>{{.}}</bdi></p>{{/held}}
         <ul>{{#candidates}}<li>{{#settle}}<form class="settle" method="post" action="/settle"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="member" value="{{member}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="target" value="{{target}}"><input type="hidden" name="back" value="{{back}}"><button type="submit"><bdi>{{label}}</bdi></button></form> {{/settle}}<a href="{{href}}" rel="noreferrer noopener">TMDB page of <bdi>{{shown}}</bdi></a></li>{{/candidates}}</ul>
         </section>
         {{/choices}}
