@@ -28,8 +28,9 @@ enum NightEditRoutes {
 
 extension WebEdits {
     /// Records tonight's night: every watcher marked watched today, the night kept; the notice has the Undo,
-    /// which returns to `back`, the evening the night was recorded from (the same watchers and choices).
-    func night(movie text: String, members: [String], back: String) async -> EditNotice {
+    /// which returns to `back`, the evening the night was recorded from (the same watchers and choices). `shown`
+    /// names the movie when the library's title is still its id (a suggestion TMDB was not asked about yet).
+    func night(movie text: String, members: [String], back: String, shown: String? = nil) async -> EditNotice {
         guard let reference = try? MovieReference.parse(text) else {
             return .error("“\(text)” does not name a movie; nothing was changed.")
         }
@@ -45,8 +46,9 @@ extension WebEdits {
             case .ambiguous(_, let movies):
                 return .error("\(movies.count) movies are named “\(reference)”; nothing was changed.")
             case .recorded(let night):
+                let title = night.movie.title == reference.description ? shown ?? night.movie.shown : night.movie.shown
                 var notice = EditNotice(lines: [
-                    "Movie night: “\(night.movie.shown)” today, \(Shown.day(night.day)), with "
+                    "Movie night: “\(title)” today, \(Shown.day(night.day)), with "
                         + "\(MovieNight.names(night.watchers.map(\.name))). Each is marked watched; the family page "
                         + "asks how it was."
                 ])
