@@ -223,6 +223,11 @@ extension Store {
         }
     }
 
+    /// The night with this id; nil when there is none (never recorded, or taken back). Reads only.
+    public func night(id: Int64) throws(StoreError) -> MovieNightRecord? {
+        try read { db in try Self.night(db, id: id) }
+    }
+
     /// Nights on or after `day`, the latest first; reads only.
     public func nights(since day: WatchDay) throws(StoreError) -> [MovieNightRecord] {
         try read { db in

@@ -62,14 +62,33 @@ extension WebEdits {
         }
     }
 
+    /// Takes a night back, as `mustc night --undo` does, while its day lasts (in the pages' zone): the page's Undo
+    /// mends a tap just made, and a night of an earlier day has had its ratings asked for since.
     func undoNight(id: Int64?) async -> EditNotice {
         guard let id else { return .error("That is no movie night; nothing was changed.") }
+        let day = today
         do {
-            guard let night = try await blocking({ try self.editor().undoNight(id: id) }) else {
+            let editor = try await blocking { try self.editor() }
+            guard let kept = try await blocking({ try editor.store.night(id: id) }) else {
                 return .error("That movie night is not recorded (already undone?); nothing was changed.")
             }
+            guard kept.day == day else {
+                return .error(
+                    "The movie night of “\(kept.movie.shown)” was on \(Shown.day(kept.day)); a night can be taken "
+                        + "back only on its day. Nothing was changed.")
+            }
+            guard let night = try await blocking({ try editor.undoNight(id: id) }) else {
+                return .error("That movie night is not recorded (already undone?); nothing was changed.")
+            }
+            // A suggestion watched before TMDB was asked still has its id for a title: named as its card was.
+            var title = night.movie.shown
+            if let remoteId = night.movie.remoteId, night.movie.title == "tmdb:\(remoteId)",
+                let known = try await blocking({ try editor.store.suggestionShown(remoteId: remoteId) })
+            {
+                title = known
+            }
             return EditNotice(lines: [
-                "Took back the movie night of “\(night.movie.shown)” with "
+                "Took back the movie night of “\(title)” with "
                     + "\(MovieNight.names(night.watchers.map(\.name))): every mark is as it was before it."
             ])
         } catch {
