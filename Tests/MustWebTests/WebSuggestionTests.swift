@@ -212,7 +212,19 @@ import Testing
             let kept = try sqlite(family.store.path, facts.replacingOccurrences(of: "%@", with: "movie"))
             #expect(!card.hasPrefix("|") && card == kept, "\(card) against \(kept)")
             #expect(!Self.cards(try await client.get(Self.night, headers: [.cookie: cookie]).text).contains("Kind"))
+            // Its Undo takes the night back and the movie off both lists: a suggestion again.
+            let undone = try await client.post(
+                "/nights/\(nights[0].id)/undo", form: [("csrf", csrf), ("back", Self.night)], cookie: cookie,
+                origin: "http://localhost")
+            #expect(undone.status == .seeOther && undone.headers[.location] == Self.night)
+            let again = try await client.get(Self.night, headers: [.cookie: cookie]).text
+            #expect(again.contains("Took back the movie night of “Kind (2019)” with Claire and Sofia"), "\(again)")
+            #expect(Self.cards(again).contains("Kind"), "\(Self.cards(again))")
         }
+        #expect(try family.store.nights().isEmpty)
+        #expect(try family.store.ratings(member: "Claire").members.first?.movies.compactMap(\.remoteId) == [129])
+        #expect(try family.store.ratings(member: "Sofia").members.first?.movies.compactMap(\.remoteId) == [8392])
+        #expect(try sqlite(family.store.path, "SELECT count(*) FROM movie WHERE remoteId = 930001") == "0")
     }
 
     @Test func wereWatchingASuggestionWithSomeoneWhoIsNoMemberChangesNothing() async throws {

@@ -29,15 +29,20 @@ enum NightEditRoutes {
 extension WebEdits {
     /// Records tonight's night: every watcher marked watched today, the night kept; the notice has the Undo,
     /// which returns to `back`, the evening the night was recorded from (the same watchers and choices). `shown`
-    /// names the movie when the library's title is still its id (a suggestion TMDB was not asked about yet).
-    func night(movie text: String, members: [String], back: String, shown: String? = nil) async -> EditNotice {
+    /// names the movie when the library's title is still its id (a suggestion TMDB was not asked about yet);
+    /// `linkedFor`, the watchers whose link was just made for the night, which its Undo takes back too.
+    func night(
+        movie text: String, members: [String], back: String, shown: String? = nil, linkedFor: [String] = []
+    ) async -> EditNotice {
         guard let reference = try? MovieReference.parse(text) else {
             return .error("“\(text)” does not name a movie; nothing was changed.")
         }
         guard !members.isEmpty else { return .error("Tick who is watching first; nothing was changed.") }
         let day = today
         do {
-            let outcome = try await blocking { try self.editor().night(reference, members: members, on: day) }
+            let outcome = try await blocking {
+                try self.editor().night(reference, members: members, on: day, linkedFor: linkedFor)
+            }
             switch outcome {
             case .unknownMembers(let names):
                 return .error(
