@@ -88,7 +88,7 @@ struct NightsSection: Sendable {
         <section aria-labelledby="nights-heading">
         <h2 id="nights-heading">Movie nights</h2>
         <ul class="nights">
-        {{#nights}}<li><h3 id="{{id}}"><bdi>{{line}}</bdi></h3>{{#undo}}<span aria-hidden="true"> · </span><form class="undo-night" method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="back" value="/"><button type="submit" class="button" aria-describedby="{{id}}">Undo</button></form>{{/undo}}{{#ratings}}<p class="ratings"><bdi>{{ratings}}</bdi></p>{{/ratings}}
+        {{#nights}}<li><h3 id="{{id}}"><bdi>{{line}}</bdi></h3>{{#undo}}<form class="undo-night" method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="back" value="/"><button type="submit" class="button" aria-describedby="{{id}}">Undo</button></form>{{/undo}}{{#ratings}}<p class="ratings"><bdi>{{ratings}}</bdi></p>{{/ratings}}
         {{#question}}<p id="{{questionId}}"><bdi>{{question}}</bdi></p>{{#asks}}<form class="rate-night" method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="movie" value="{{movie}}"><input type="hidden" name="back" value="/"><input type="hidden" name="card" value="{{card}}"><label for="{{id}}"><bdi>{{label}}</bdi></label> <select id="{{id}}" name="rating" required><option value="">–</option>{{#options}}<option>{{.}}</option>{{/options}}</select> <button type="submit" aria-describedby="{{questionId}}">Rate</button></form>{{/asks}}{{/question}}</li>
         {{/nights}}
         </ul>
