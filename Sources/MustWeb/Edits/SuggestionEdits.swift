@@ -39,8 +39,8 @@ extension WebEdits {
     /// A suggestion's "We're watching this": the movie on every watcher's list, through the add's own step (so it
     /// keeps the facts its card showed), then the night recorded as a pick's button records it, owning the links
     /// it made, so its Undo takes the movie off those lists again. A second tap adds nothing and answers with the
-    /// same night. Every watcher must be a member already: the add makes a member of
-    /// any name it is given, and the form names them.
+    /// same night. Every watcher must be a member already: the add makes a member of any name it is given, and the
+    /// form names them.
     func watchingSuggestion(movie text: String, members: [String], back: String) async -> EditNotice {
         guard case .tmdb(let id)? = try? MovieReference.parse(text) else {
             return .error("“\(text)” does not name a suggestion; nothing was changed.")
@@ -71,7 +71,7 @@ extension WebEdits {
                 movie: "tmdb:\(id)", members: members, back: back, shown: shown, linkedFor: added)
             if !notice.isError, !added.isEmpty {
                 let lists = added.count == 1 ? "\(added[0])'s list" : "\(MovieNight.names(added))'s lists"
-                notice.lines.insert("\(shown ?? "tmdb:\(id)") is on \(lists).", at: 0)
+                notice.lines.insert("\(shown ?? "It") is on \(lists).", at: 0)
             }
             return notice
         } catch {
