@@ -167,7 +167,10 @@ struct ImportCommand: AsyncParsableCommand {
         -> (summary: ImportSummary, unreadable: [String])
     {
         let bar = ProgressBar.isTerminal && !json ? ImportProgressBar(time: global.time) : nil
-        let output = ImportOutput(member: validatedMember, dryRun: dryRun, quiet: json, bar: bar)
+        let member = validatedMember
+        let output = ImportOutput(
+            member: member, dryRun: dryRun, quiet: json, bar: bar,
+            close: { asked in (try? MovieLookup.didYouMean(asked, member: member, store: store)) ?? [] })
         let importer = Importer(
             store: store, client: client, member: validatedMember, dryRun: dryRun,
             checks: MovieSchedulePolicy(config.schedule), time: global.time, events: output.show)

@@ -10,12 +10,18 @@ final class ImportOutput: Sendable {
     /// --json: stdout carries the summary alone.
     let quiet: Bool
     let bar: ImportProgressBar?
+    /// The library's movies a typo away from a title (`Store.closeTitles`), for a row TMDB found nothing for.
+    let close: @Sendable (MovieReference) -> [String]
     /// Whether the missing credentials were mentioned: once, and only when a row needed TMDB.
     private let warned = Mutex(false)
     private let addressWarned = Mutex(false)
 
-    init(member: String, dryRun: Bool, quiet: Bool, bar: ImportProgressBar?) {
+    init(
+        member: String, dryRun: Bool, quiet: Bool, bar: ImportProgressBar?,
+        close: @escaping @Sendable (MovieReference) -> [String] = { _ in [] }
+    ) {
         self.member = member
+        self.close = close
         self.dryRun = dryRun
         self.quiet = quiet
         self.bar = bar
@@ -68,6 +74,8 @@ final class ImportOutput: Sendable {
             for candidate in candidates { line(pick(MovieReference.title(entry.title, year: entry.year), candidate)) }
         case .notFound:
             line("\(place)  \(named(entry)): TMDB found nothing; kept without a TMDB id.")
+            // The row is kept as written, as the import asks nobody; a kept movie a typo away is named.
+            for text in close(MovieReference.title(entry.title, year: entry.year)) { line(text) }
         case .failed(let reason) where reason == Importer.noCredentials:
             guard Self.firstTime(warned) else { return }
             bar?.clear()

@@ -16,6 +16,9 @@ struct MovieLookup {
         let lines = Self.wording.lines(outcome, link: link, cause: cause)
         if LookupWording.isNote(outcome) {
             lines.forEach(Output.note)
+            if case .nothingFound(let asked) = outcome {
+                for line in try Self.didYouMean(asked, member: link.member, store: editor.store) { print(line) }
+            }
             return
         }
         for line in lines { print("  " + line) }
@@ -38,6 +41,22 @@ struct MovieLookup {
         case .taken, .nothingFound, .unknownIMDb, .unknownToTMDB, .unavailable:
             break
         }
+    }
+
+    /// "Did you mean Spirited Away (2001)?" for a typed title TMDB found nothing for, when the library keeps a
+    /// movie a typo away (the page's own test, `Store.closeTitles`); then the command that makes the typed movie
+    /// that one. The title stays kept as typed: `add` and `import` ask nobody. No lines when nothing is close.
+    static func didYouMean(_ asked: MovieReference, member: String, store: Store) throws(StoreError) -> [String] {
+        guard case .title(let title, _) = asked else { return [] }
+        let close = try store.closeTitles(to: title)
+        guard !close.isEmpty else { return [] }
+        return ["  Did you mean \(close.map { TerminalText.cell($0.shown) }.joined(separator: " or "))?"]
+            + close.compactMap { movie in
+                movie.remoteId.map {
+                    "    mustc resolve \(Shell.quoted(member)) \(asked.argument) tmdb:\($0)    # "
+                        + TerminalText.cell(movie.shown)
+                }
+            }
     }
 
     /// What a take stored: a merge, then TMDB's figures.

@@ -125,6 +125,28 @@ import Testing
         #expect(try nightCount() == "3")
     }
 
+    @Test func linksMadeForTheNightAreTakenBackWithItAndAMovieNobodyKeepsGoes() throws {
+        try family()
+        let before = try links()
+        // Ann and Dan were just given Soul for tonight (a suggestion); Cleo keeps Totoro only.
+        _ = try store.link(member: "Ann", title: "Soul", now: t0 + 30)
+        _ = try store.link(member: "Dan", title: "Soul", now: t0 + 30)
+        let outcome = try store.recordNight(
+            movie: .title("Soul", year: nil), members: ["Ann", "Dan"], on: try day("2026-11-27"), now: t0 + 60,
+            linkedFor: ["ann", "Dan"])
+        guard case .recorded(let night) = outcome else {
+            Issue.record("not recorded: \(outcome)")
+            return
+        }
+        #expect(try links().contains("Dan:Soul:"))
+        #expect(try store.undoNight(id: night.id) != nil)
+        // Dan keeps his (empty) membership; the links and the movie are gone, everything else as before.
+        let after = try links()
+        #expect(after == before, "\(after)")
+        #expect(try sqlite(store.path, "SELECT count(*) FROM movie WHERE title = 'Soul'") == "0")
+        #expect(try nightCount() == "0")
+    }
+
     @Test func unknownMembersAndMoviesWriteNothing() throws {
         try family()
         let before = try links()

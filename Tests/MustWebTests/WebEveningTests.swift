@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import MustCore
+import TMDBStub
 import Testing
 
 @testable import MustWeb
@@ -111,6 +112,112 @@ import Testing
             #expect(again.contains("<h2 id=\"picks\">") && again.contains(">Up</bdi>"))
         }
     }
+
+    /// Each member's link to Up: watched, day, source, own rating.
+    static func upMarks(_ family: WebFamily) throws -> String {
+        try sqlite(
+            family.store.path,
+            """
+            SELECT member.name, watched, coalesce(watchedOn, '-'), coalesce(watchedSource, '-'), coalesce(ownRating, '-')
+            FROM memberMovie JOIN member ON member.id = memberId JOIN movie ON movie.id = movieId
+            WHERE movie.remoteId = 14160 ORDER BY member.name
+            """)
+    }
+
+    @Test func theFamilyPageTakesBackTodaysNightAndRestoresAKeptMoviesOwnMarks() async throws {
+        let family = try Self.family()
+        // Ann watched Up on 1 October, as her media server told; Leo keeps it, unwatched.
+        _ = try sqlite(
+            family.store.path,
+            """
+            UPDATE memberMovie SET watched = 1, watchedOn = '2026-10-01', watchedSource = 'jellyfin'
+            WHERE memberId = (SELECT id FROM member WHERE name = 'Ann')
+                AND movieId = (SELECT id FROM movie WHERE remoteId = 14160)
+            """)
+        let before = try Self.upMarks(family)
+        #expect(before.contains("Ann|1|2026-10-01|jellyfin|-") && before.contains("Leo|0|-|-|-"), "\(before)")
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let csrf = try #require(try await client.get("/night?member=Ann", headers: [.cookie: cookie]).csrf)
+            _ = try await client.post(
+                "/night/watching",
+                form: [("csrf", csrf), ("movie", "tmdb:14160"), ("w0", "Ann"), ("w1", "Leo"), ("back", "/night")],
+                cookie: cookie, origin: "http://localhost")
+            #expect(try Self.upMarks(family) != before)
+            let night = try #require(try family.store.nights().first)
+            let home = try await client.get("/", headers: [.cookie: cookie]).text
+            #expect(home.contains("<h3 id=\"n\(night.id)\"><bdi>Today: Up, with Ann and Leo</bdi></h3>"), "\(home)")
+            #expect(home.contains("<form class=\"undo-night\" method=\"post\" action=\"/nights/\(night.id)/undo\">"))
+            #expect(home.contains("aria-describedby=\"n\(night.id)\">Undo</button>"))
+            let signedOut = try await client.get("/").text
+            #expect(signedOut.contains("Today: Up, with Ann and Leo") && !signedOut.contains("undo-night"))
+            let undone = try await client.post(
+                "/nights/\(night.id)/undo", form: [("csrf", csrf), ("back", "/")], cookie: cookie,
+                origin: "http://localhost")
+            #expect(undone.status == .seeOther && undone.headers[.location] == "/")
+            let after = try await client.get("/", headers: [.cookie: cookie]).text
+            #expect(after.contains("Took back the movie night of “Up (2009)” with Ann and Leo"), "\(after)")
+            #expect(!after.contains("Today: Up"))
+        }
+        // As `mustc night --undo` leaves them: Ann's own day and source, Leo unwatched.
+        #expect(try Self.upMarks(family) == before)
+        #expect(try family.store.nights().isEmpty)
+    }
+
+    @Test func aNightOfAnEarlierDayHasNoUndoAndThePageCannotTakeItBack() async throws {
+        let family = try Self.family()
+        let day = try #require(WatchDay.parse("2026-11-24"))
+        guard
+            case .recorded(let night) = try family.store.recordNight(
+                movie: .tmdb(14160), members: ["Ann"], on: day, now: family.now)
+        else { throw NightNotRecorded() }
+        // The next day, in the pages' zone (UTC here).
+        await family.clock.advance(by: .seconds(86_400))
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let home = try await client.get("/", headers: [.cookie: cookie])
+            #expect(home.text.contains("Yesterday: Up, with Ann") && !home.text.contains("undo-night"), "\(home.text)")
+            let csrf = try #require(home.csrf)
+            let refused = try await client.post(
+                "/nights/\(night.id)/undo", form: [("csrf", csrf), ("back", "/")], cookie: cookie,
+                origin: "http://localhost")
+            #expect(refused.status == .seeOther)
+            let after = try await client.get("/", headers: [.cookie: cookie]).text
+            #expect(after.contains("a night can be taken back only on its day. Nothing was changed."), "\(after)")
+        }
+        #expect(try family.store.nights().map(\.id) == [night.id])
+    }
+
+    @Test func aRatingFromHowWasItAnswersBesideItsNight() async throws {
+        let family = try Self.family()
+        let day = try #require(WatchDay.parse("2026-11-24"))
+        guard
+            case .recorded(let night) = try family.store.recordNight(
+                movie: .tmdb(14160), members: ["Ann", "Leo"], on: day, now: family.now)
+        else { throw NightNotRecorded() }
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let home = try await client.get("/", headers: [.cookie: cookie])
+            let csrf = try #require(home.csrf)
+            #expect(home.text.contains("<input type=\"hidden\" name=\"card\" value=\"n\(night.id)\">"))
+            let rated = try await client.post(
+                "/members/Ann/rating",
+                form: [
+                    ("csrf", csrf), ("movie", "tmdb:14160"), ("rating", "8"), ("back", "/"), ("card", "n\(night.id)"),
+                ], cookie: cookie, origin: "http://localhost")
+            #expect(rated.status == .seeOther && rated.headers[.location] == "/")
+            let page = try await client.get("/", headers: [.cookie: cookie]).text
+            let heading = try #require(page.range(of: "<h3 id=\"n\(night.id)\">"))
+            let notice = try #require(page.range(of: "<section class=\"notice\""))
+            #expect(notice.lowerBound > heading.lowerBound, "the notice is under the night's heading")
+            let under = page[heading.upperBound...].prefix(600)
+            #expect(under.contains("Ann rated “Up (2009)” 8/10."), "\(under)")
+            // Leo is still asked; Ann's rating is shown.
+            #expect(page.contains("Ann 8/10") && page.contains("How was Up?"))
+        }
+    }
+
+    struct NightNotRecorded: Error {}
 
     @Test func removeFromASortedListReturnsWithTheSameSort() async throws {
         let family = try Self.family()

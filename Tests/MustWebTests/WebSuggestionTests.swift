@@ -164,6 +164,95 @@ import Testing
         }
     }
 
+    @Test func wereWatchingASuggestionPutsItOnBothListsWithItsFactsAndRecordsOneNight() async throws {
+        await gather()
+        let family = family
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let page = try await client.get(Self.night, headers: [.cookie: cookie])
+            let csrf = try #require(page.csrf)
+            let row = try #require(page.text.components(separatedBy: "<h2 id=\"something-new\">").last)
+            #expect(row.contains("<form method=\"post\" action=\"/night/new/watching\">"), "\(row)")
+            #expect(row.contains("<input type=\"hidden\" name=\"w0\" value=\"Claire\">"))
+            #expect(row.contains("<input type=\"hidden\" name=\"w1\" value=\"Sofia\">"))
+            #expect(row.contains("aria-describedby=\"new-1\">We're watching this</button>"))
+            let form = [
+                ("csrf", csrf), ("movie", "tmdb:930001"), ("w0", "Claire"), ("w1", "Sofia"), ("back", Self.night),
+            ]
+            var notices: [String] = []
+            // A double tap: two identical POSTs.
+            for _ in 0..<2 {
+                let watched = try await client.post(
+                    "/night/new/watching", form: form, cookie: cookie, origin: "http://localhost")
+                #expect(watched.status == .seeOther && watched.headers[.location] == Self.night)
+                let after = try await client.get(Self.night, headers: [.cookie: cookie]).text
+                notices.append(
+                    after.components(separatedBy: "aria-label=\"What happened\">").dropFirst().first?
+                        .components(separatedBy: "</section>").first ?? "")
+            }
+            let nights = try family.store.nights()
+            #expect(nights.count == 1, "\(nights)")
+            #expect(
+                nights.first?.watchers.map(\.name) == ["Claire", "Sofia"] && nights.first?.day.text == "2026-11-24")
+            // The notice names the film in words, as its card did: no TMDB key here, so the library's title is
+            // still its id.
+            #expect(notices[0].contains("Kind (2019) is on Claire and Sofia&#39;s lists."), "\(notices[0])")
+            #expect(notices[0].contains("Movie night: “Kind (2019)” today"), "\(notices[0])")
+            #expect(notices[0].contains("action=\"/nights/\(nights[0].id)/undo\""), "\(notices[0])")
+            #expect(!notices[1].contains("is on") && notices[1].contains("Movie night: “Kind (2019)” today"))
+            #expect(!notices.joined().contains("tmdb:"), "\(notices)")
+            for member in ["Claire", "Sofia"] {
+                let kind = try #require(
+                    try family.store.ratings(member: member).members.first?.movies.first { $0.remoteId == 930_001 })
+                #expect(kind.mark.watched && kind.mark.on?.text == "2026-11-24", "\(member): \(kind.mark)")
+            }
+            // The card's facts are the movie's own at once.
+            let facts = "SELECT runtime, certification, genres FROM %@ WHERE remoteId = 930001"
+            let card = try sqlite(family.store.path, facts.replacingOccurrences(of: "%@", with: "suggestionMovie"))
+            let kept = try sqlite(family.store.path, facts.replacingOccurrences(of: "%@", with: "movie"))
+            #expect(!card.hasPrefix("|") && card == kept, "\(card) against \(kept)")
+            #expect(!Self.cards(try await client.get(Self.night, headers: [.cookie: cookie]).text).contains("Kind"))
+            // Its Undo takes the night back and the movie off both lists: a suggestion again.
+            let undone = try await client.post(
+                "/nights/\(nights[0].id)/undo", form: [("csrf", csrf), ("back", Self.night)], cookie: cookie,
+                origin: "http://localhost")
+            #expect(undone.status == .seeOther && undone.headers[.location] == Self.night)
+            let again = try await client.get(Self.night, headers: [.cookie: cookie]).text
+            #expect(again.contains("Took back the movie night of “Kind (2019)” with Claire and Sofia"), "\(again)")
+            #expect(Self.cards(again).contains("Kind"), "\(Self.cards(again))")
+        }
+        #expect(try family.store.nights().isEmpty)
+        #expect(try family.store.ratings(member: "Claire").members.first?.movies.compactMap(\.remoteId) == [129])
+        #expect(try family.store.ratings(member: "Sofia").members.first?.movies.compactMap(\.remoteId) == [8392])
+        #expect(try sqlite(family.store.path, "SELECT count(*) FROM movie WHERE remoteId = 930001") == "0")
+    }
+
+    @Test func wereWatchingASuggestionWithSomeoneWhoIsNoMemberChangesNothing() async throws {
+        await gather()
+        let family = family
+        try await family.test { client in
+            let cookie = try await client.signIn()
+            let csrf = try #require(try await client.get(Self.night, headers: [.cookie: cookie]).csrf)
+            for form in [
+                [("csrf", csrf), ("movie", "tmdb:930001"), ("w0", "Claire"), ("w1", "Nobody"), ("back", Self.night)],
+                [("csrf", csrf), ("movie", "tmdb:930001"), ("back", Self.night)],
+                [("csrf", csrf), ("movie", "Kind"), ("w0", "Claire"), ("back", Self.night)],
+            ] {
+                let answer = try await client.post(
+                    "/night/new/watching", form: form, cookie: cookie, origin: "http://localhost")
+                #expect(answer.status == .seeOther)
+                let after = try await client.get(Self.night, headers: [.cookie: cookie]).text
+                #expect(after.contains("class=\"notice error\""), "\(form)")
+            }
+            let signedOut = try await client.post(
+                "/night/new/watching", form: [("movie", "tmdb:930001"), ("w0", "Claire")], origin: "http://localhost")
+            #expect(signedOut.status == .forbidden)
+        }
+        #expect(try family.store.nights().isEmpty)
+        #expect(try !family.store.hasMember("Nobody"))
+        #expect(try family.store.ratings(member: "Claire").members.first?.movies.compactMap(\.remoteId) == [129])
+    }
+
     @Test func notForUsSticksAcrossAFollowingFetch() async throws {
         await gather()
         let asked = recommendationAsks

@@ -294,7 +294,34 @@ def edits(driver, plan):
     if chosen:
         navigating(driver, chosen[0].click)
         done["answered"] = after_edit(driver)
+    evening(driver, plan, done)
     return done
+
+
+def evening(driver, plan, done):
+    """A suggestion watched from /night; then on the family page "How was it?" rated for `plan["howWas"]`, whose
+    notice must come back beside its night, and the suggestion's night taken back with its Undo."""
+    base = plan["base"]
+    driver.get(base + plan["night"])
+    card = driver.find_elements(By.CSS_SELECTOR, "ol.suggestions li")[0]
+    done["newTitle"] = card.find_element(By.CSS_SELECTOR, "h3 bdi").get_attribute("textContent")
+    navigating(driver, card.find_element(By.XPATH, ".//button[normalize-space()=\"We're watching this\"]").click)
+    done["watchedNew"] = after_edit(driver)
+    driver.get(base + "/")
+    night = driver.find_element(By.XPATH, "//ul[@class='nights']/li[.//p[normalize-space()=%r]]" % plan["howWas"])
+    heading = night.find_element(By.TAG_NAME, "h3").get_attribute("id")
+    form = night.find_element(By.CSS_SELECTOR, "form.rate-night")
+    form.find_element(By.TAG_NAME, "select").send_keys("8")
+    navigating(driver, form.find_element(By.XPATH, ".//button[normalize-space()='Rate']").click)
+    done["ratedNight"] = after_edit(driver)
+    # The notice follows the night's heading in the page, not the page's top.
+    done["ratedNight"]["afterHeading"] = driver.execute_script(
+        "const h = document.getElementById(arguments[0]), n = document.querySelector('.notice');"
+        "return !!(h && n && (h.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING));", heading)
+    latest = driver.find_element(By.CSS_SELECTOR, "ul.nights li")
+    done["undoneLine"] = latest.find_element(By.TAG_NAME, "h3").get_attribute("textContent")
+    navigating(driver, latest.find_element(By.XPATH, ".//button[normalize-space()='Undo']").click)
+    done["undone"] = after_edit(driver)
 
 
 def signed_out(borrow, plan, source):

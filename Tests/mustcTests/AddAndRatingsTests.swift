@@ -107,6 +107,21 @@ import Testing
         #expect(try await mustc("movies").stdout.contains("No Such Film Anywhere"))
     }
 
+    @Test func aTypoTMDBFindsNothingForIsKeptAndNamesTheCloseMovie() async throws {
+        #expect(try await mustc("add", "Alice", "Spirited Away").status == 0)
+        let typo = try await mustc("add", "Alice", "spirted away")
+        #expect(typo.status == 0, "\(typo.all)")
+        #expect(typo.stderr.contains("TMDB found nothing for \"spirted away\""), "\(typo.all)")
+        #expect(typo.stdout.contains("  Did you mean Spirited Away (2001)?\n"), "\(typo.all)")
+        #expect(typo.stdout.contains("    mustc resolve Alice \"spirted away\" tmdb:129    # Spirited Away (2001)"))
+        // The command asks nobody: the title is kept as typed, as before.
+        let movies = try await mustc("movies")
+        #expect(movies.stdout.contains("spirted away") && movies.stdout.contains("Spirited Away"), "\(movies.all)")
+        // Nothing close: no question.
+        let far = try await mustc("add", "Alice", "No Such Film Anywhere")
+        #expect(far.status == 0 && far.stderr.contains("TMDB found nothing") && !far.all.contains("Did you mean"))
+    }
+
     @Test func removeUnlinksAndDeletesOrphans() async throws {
         try await mustc("add", "Alice", "Up")
         try await mustc("add", "Bob", "up")

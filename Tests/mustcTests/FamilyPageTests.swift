@@ -119,7 +119,8 @@ import Testing
                 "read": ["/members/Ann"], "big": "/members/Cy",
                 "hostile": ["/movies/\(Self.hostileId)", "/members/Bob"], "member": "/members/Ann", "watch": "Up",
                 "rate": ["title": "Amélie", "rating": 8], "remove": "Spirited Away", "ask": "Dune",
-                "answer": "Dune (1984)",
+                "answer": "Dune (1984)", "night": "/night?member=Ann&member=Bob",
+                "howWas": "How was My Neighbor Totoro?",
             ]
             let json = String(decoding: try JSONSerialization.data(withJSONObject: plan), as: UTF8.self)
             let made = started.duration(to: .now)
@@ -176,14 +177,14 @@ import Testing
                 #expect((visit["text"] as? String ?? "").contains("The family's services"), "\(name)")
             }
             if url.hasPrefix("/night") {
-                // The sweep saw "Something new": three cards; signed in, "Add to Ann's", "Add to Bob's" and "Not
-                // for us" on each.
+                // The sweep saw "Something new": three cards; signed in, "We're watching this", "Add to Ann's",
+                // "Add to Bob's" and "Not for us" on each.
                 #expect(visit["newCards"] as? Int == suggested.count, "\(name): \(visit["newCards"] ?? "")")
-                let buttons = (visit["signedIn"] as? Bool) == true ? suggested.count * 3 : 0
+                let buttons = (visit["signedIn"] as? Bool) == true ? suggested.count * 4 : 0
                 #expect(visit["newButtons"] as? Int == buttons, "\(name): \(visit["newButtons"] ?? "")")
                 // "Add to Ann's list" keeps its space before the name, drawn at least 2 px wide.
                 let gaps = (visit["addGaps"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
-                #expect(gaps.count == buttons * 2 / 3, "\(name): \(gaps)")
+                #expect(gaps.count == buttons / 2, "\(name): \(gaps)")
                 #expect(gaps.allSatisfy { $0 >= 2 }, "\(name): the space before the name is \(gaps) px")
             }
             if ["/", "/members/Ann", "/movies/14160"].contains(url) || url.hasPrefix("/night") {
@@ -234,7 +235,7 @@ import Testing
 
     static func expectEdits(_ result: [String: Any], _ mustc: MustcBinary) async throws {
         let edits = try #require(result["edits"] as? [String: Any])
-        for step in ["watched", "rated", "removed", "asked", "answered"] {
+        for step in ["watched", "rated", "removed", "asked", "answered", "watchedNew", "ratedNight", "undone"] {
             let notice = try #require(edits[step] as? [String: Any], "no notice after \(step): \(edits)")
             #expect(notice["text"] is String, "\(step): \(notice)")
             let (bottom, screen) = (notice["bottom"] as? Double ?? .infinity, notice["screen"] as? Double ?? 0)
@@ -258,5 +259,30 @@ import Testing
         #expect(movie("Amélie")?["ownRating"] as? Int == 8, "\(movies)")
         #expect(movie("Spirited Away") == nil, "\(movies)")
         #expect(movie("Dune", 841) != nil && movie("Dune", 438631) != nil, "\(movies)")
+        try await expectEvening(edits, mustc)
+    }
+
+    /// A suggestion watched from /night went on Ann's and Bob's lists; its night, taken back from the family page,
+    /// takes it off them again and leaves only Totoro's, which Ann rated 8 from "How was it?", answered beside that
+    /// night.
+    static func expectEvening(_ edits: [String: Any], _ mustc: MustcBinary) async throws {
+        let new = try #require(edits["newTitle"] as? String, "\(edits)")
+        let watched = (edits["watchedNew"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(watched.contains("Movie night: “\(new)") && watched.contains("with Ann and Bob"), "\(watched)")
+        #expect((edits["ratedNight"] as? [String: Any])?["afterHeading"] as? Bool == true, "\(edits)")
+        #expect((edits["undoneLine"] as? String)?.hasPrefix("Today: \(new)") == true, "\(edits)")
+        let undone = (edits["undone"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(undone.contains("Took back the movie night of “\(new)"), "\(undone)")
+        let nights = try #require(try await mustc("nights", "--format", "json").json()["nights"] as? [[String: Any]])
+        #expect(nights.map { $0["title"] as? String } == ["My Neighbor Totoro"], "\(nights)")
+        let watchers = nights.first?["watchers"] as? [[String: Any]] ?? []
+        #expect(watchers.first?["name"] as? String == "Ann" && watchers.first?["rating"] as? Int == 8, "\(watchers)")
+        let lists = try #require(
+            try await mustc("ratings", "--format", "json").json()["members"] as? [[String: Any]])
+        // The Undo took the suggestion off both lists again.
+        for name in ["Ann", "Bob"] {
+            let movies = lists.first { $0["name"] as? String == name }?["movies"] as? [[String: Any]] ?? []
+            #expect(!movies.isEmpty && !movies.contains { $0["title"] as? String == new }, "\(name): \(movies)")
+        }
     }
 }

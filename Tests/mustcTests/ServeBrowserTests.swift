@@ -37,7 +37,7 @@ import Testing
 
     /// The scripts that run in the test run's shared Chromiums (SharedBrowser); posters.py starts its own, at
     /// twice the pixels.
-    static let shared: Set = ["pages.py", "night.py", "links.py", "family.py"]
+    static let shared: Set = ["pages.py", "night.py", "links.py", "family.py", "leftout.py"]
 
     /// Runs a script of Tests/browser (pages.py unless named) with a deadline and returns its JSON.
     static func browse(

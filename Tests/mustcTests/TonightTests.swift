@@ -308,4 +308,58 @@ import Testing
         let changes = try await HTTP.get(server.url + "changes?since=1d")
         #expect(changes.body.contains("On our services") && changes.body.contains("now on Netflix"), "\(changes.body)")
     }
+
+    /// Ann alone, at most 100 minutes and G tonight: only Gentle is left, and the page says what each choice left
+    /// out, each count with a "Show them" that relaxes that one choice; at both widths, in both schemes, axe-core
+    /// finds nothing, nothing scrolls sideways and every link is a 44 px target.
+    @Test func theLeftOutListPassesAxeAtBothWidthsAndSchemesAndEachShowThemRelaxesItsChoice() async throws {
+        try SharedBrowser.shared.warm()
+        let tonight = try TonightTests()
+        try await tonight.family()
+        let server = try await ServeProcess.start(tonight.mustc)
+        defer { server.ensureStopped() }
+        let path = "/night?member=Ann&minutes=100&age=G"
+        let result = try await ServeBrowserTests.browse(String(server.url.dropLast()), [path], script: "leftout.py")
+        let rules = result["rules"] as? [String] ?? []
+        let axe = (result["axeSeconds"] as? Double).map { String(format: "%.2f", $0) } ?? "?"
+        print("leftout.py: axe-core \(result["axeVersion"] ?? "?") checked \(rules.count) rules in \(axe) s")
+        #expect(rules.contains("target-size") && rules.contains("color-contrast"), "\(rules)")
+        let visits = try #require(result["visits"] as? [[String: Any]], "\(result)")
+        #expect(Set(visits.map { "\($0["width"] ?? "") \($0["scheme"] ?? "")" }).count == 4, "\(visits)")
+        for visit in visits {
+            let name = "\(visit["width"] ?? "?") px, \(visit["scheme"] ?? "?")"
+            #expect(visit["error"] is NSNull || visit["error"] == nil, "\(name): axe failed \(visit["error"] ?? "")")
+            #expect((visit["violations"] as? [[String: Any]])?.isEmpty == true, "\(name): \(visit["violations"] ?? "")")
+            #expect((visit["small"] as? [String]) == [], "\(name): targets under 44 px: \(visit["small"] ?? "")")
+            #expect((visit["scrollWidth"] as? Int ?? .max) <= (visit["clientWidth"] as? Int ?? 0), "\(name)")
+            #expect((visit["consoleErrors"] as? [String])?.isEmpty == true, "\(name)")
+        }
+        #expect(result["picks"] as? [String] == ["Gentle (2001)"], "\(result)")
+        let expected = [
+            "3 above G (tonight's limit)": "age", "2 longer than 100 minutes": "minutes",
+            "1 with no certification": "unrated",
+        ]
+        for width in ["360", "1280"] {
+            let list = try #require((result["leftOut"] as? [String: Any])?[width] as? [String: Any], "\(result)")
+            #expect(list["line"] as? String == "4 movies left out:", "\(width): \(list)")
+            let items = list["items"] as? [[String: Any]] ?? []
+            #expect(Set(items.compactMap { $0["text"] as? String }) == Set(expected.keys), "\(width): \(items)")
+            #expect(items.allSatisfy { ($0["link"] as? String)?.hasPrefix("Show them") == true }, "\(items)")
+        }
+        // Each link is tonight's night less that one choice: its page no longer counts that choice, and keeps
+        // Gentle.
+        let shown = result["shown"] as? [[String: Any]] ?? []
+        #expect(shown.count == expected.count, "\(shown)")
+        let words = ["age": "above G", "minutes": "longer than", "unrated": "no certification"]
+        for followed in shown {
+            let (text, url) = (followed["text"] as? String ?? "", followed["url"] as? String ?? "")
+            let choice = expected[text] ?? "?"
+            #expect(url.hasSuffix("#picks") && url.contains("member=Ann"), "\(text): \(url)")
+            #expect(choice == "unrated" ? url.contains("unrated=include") : !url.contains("\(choice)="), "\(url)")
+            let left = ((followed["leftOut"] as? [String: Any])?["items"] as? [[String: Any]] ?? [])
+                .compactMap { $0["text"] as? String }
+            #expect(!left.contains { $0.contains(words[choice] ?? "?") }, "\(text): \(left)")
+            #expect((followed["picks"] as? [String])?.contains("Gentle (2001)") == true, "\(text): \(followed)")
+        }
+    }
 }

@@ -16,7 +16,7 @@ extension Store {
             while let row = try rows.next() {
                 let other = Array(row["titleKey"] as String)
                 guard abs(other.count - key.count) <= limit else { continue }
-                let distance = EditDistance.between(key, other)
+                let distance = EditDistance.between(key, other, limit: limit)
                 guard distance > 0, distance <= limit else { continue }
                 found.append(
                     (

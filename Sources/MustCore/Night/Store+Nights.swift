@@ -47,11 +47,15 @@ extension Store {
     /// who does not keep the movie), its day moved to `day` unless a later day is kept (a re-watch never moves a
     /// day back), their own rating untouched; and the night, with what each link was before, so `undoNight` can
     /// put back exactly that. Names are all checked first: an unknown one writes nothing. The same movie, day and
-    /// watchers again is the night already recorded.
-    public func recordNight(movie reference: MovieReference, members names: [String], on day: WatchDay, now: Date)
-        throws(StoreError) -> NightOutcome
-    {
-        try write { db in
+    /// watchers again is the night already recorded. `linkedFor` names the watchers whose link was made for this
+    /// night just before (a suggestion put on their lists): the night counts those links as its own, so its undo
+    /// takes them back too.
+    public func recordNight(
+        movie reference: MovieReference, members names: [String], on day: WatchDay, now: Date,
+        linkedFor: [String] = []
+    ) throws(StoreError) -> NightOutcome {
+        let made = Set(linkedFor.map(TitleKey.make))
+        return try write { db in
             var members: [(id: Int64, name: String)] = []
             var unknown: [String] = []
             for name in names {
@@ -79,7 +83,9 @@ extension Store {
                 arguments: [movie.id, day.text, now.timeIntervalSince1970])
             let nightId = db.lastInsertedRowID
             for member in members {
-                try Self.markAtNight(db, nightId: nightId, memberId: member.id, movieId: movie.id, day: day, now: now)
+                try Self.markAtNight(
+                    db, nightId: nightId, memberId: member.id, movieId: movie.id, day: day, now: now,
+                    made: made.contains(TitleKey.make(member.name)))
             }
             return .recorded(try Self.night(db, id: nightId)!)
         }
@@ -116,9 +122,9 @@ extension Store {
         return kept.count == 1 ? .found(kept[0]) : .several(everyone)
     }
 
-    /// One watcher's link at a night, with what it was before.
+    /// One watcher's link at a night, with what it was before; `made`: the link was made for this night.
     private static func markAtNight(
-        _ db: Database, nightId: Int64, memberId: Int64, movieId: Int64, day: WatchDay, now: Date
+        _ db: Database, nightId: Int64, memberId: Int64, movieId: Int64, day: WatchDay, now: Date, made: Bool
     ) throws {
         let link = try Row.fetchOne(
             db, sql: "SELECT watched, watchedOn, watchedSource FROM memberMovie WHERE memberId = ? AND movieId = ?",
@@ -146,7 +152,8 @@ extension Store {
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                nightId, memberId, link == nil, (link?["watched"] as Bool?) ?? false, link?["watchedOn"] as String?,
+                nightId, memberId, link == nil || made, (link?["watched"] as Bool?) ?? false,
+                link?["watchedOn"] as String?,
                 link?["watchedSource"] as String?,
             ])
     }
@@ -154,7 +161,8 @@ extension Store {
     /// Takes a night back: each watcher's link as it was before it (a link the night made is removed, unless a
     /// rating was given on it since, which keeps it, unwatched), and the night itself. A later night of the same
     /// movie with the same watcher keeps that watcher's mark, and inherits what was before this one, so undoing it
-    /// too still ends where the first began. nil when there is no such night.
+    /// too still ends where the first began. A movie nobody keeps afterwards (a suggestion the night put on the
+    /// watchers' lists) is deleted, as `remove` deletes one. nil when there is no such night.
     public func undoNight(id: Int64) throws(StoreError) -> MovieNightRecord? {
         try write { db in
             guard let record = try Self.night(db, id: id) else { return nil }
@@ -192,6 +200,9 @@ extension Store {
                 try Self.restoreLink(db, memberId: memberId, movieId: record.movie.id, before: row)
             }
             try db.execute(sql: "DELETE FROM movieNight WHERE id = ?", arguments: [id])
+            try db.execute(
+                sql: "DELETE FROM movie WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberMovie WHERE movieId = ?)",
+                arguments: [record.movie.id, record.movie.id])
             return record
         }
     }
@@ -221,6 +232,11 @@ extension Store {
                 db, sql: "SELECT id FROM movieNight ORDER BY day DESC, id DESC LIMIT ?", arguments: [limit ?? -1])
             return try ids.compactMap { try Self.night(db, id: $0) }
         }
+    }
+
+    /// The night with this id; nil when there is none (never recorded, or taken back). Reads only.
+    public func night(id: Int64) throws(StoreError) -> MovieNightRecord? {
+        try read { db in try Self.night(db, id: id) }
     }
 
     /// Nights on or after `day`, the latest first; reads only.

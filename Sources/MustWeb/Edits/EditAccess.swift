@@ -132,11 +132,17 @@ struct EditAccess: RouterMiddleware {
         return out
     }
 
-    /// Where the heading of the card `id` ends on a member page.
+    /// Where the heading of the card `id` ends: a member page's cards are `h2`, the family page's nights `h3`.
     private static func afterHeading(of id: String, in page: UnsafeRawBufferPointer) -> Int? {
-        let close = Array("</h2>".utf8)
-        return first(Array("<h2 id=\"\(id)\">".utf8), in: page).flatMap { first(close, in: page, from: $0) }
-            .map { $0 + close.count }
+        for level in ["h2", "h3"] {
+            let close = Array("</\(level)>".utf8)
+            if let end = first(Array("<\(level) id=\"\(id)\">".utf8), in: page).flatMap({
+                first(close, in: page, from: $0)
+            }) {
+                return end + close.count
+            }
+        }
+        return nil
     }
 
     private static func first(_ pattern: [UInt8], in page: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
@@ -203,19 +209,23 @@ extension WebEdits {
             let shown = notice ? NoticeModel(notices.withLock { $0.take(for: token.hash) }) : nil
             return pages.render(BarModel(csrf: csrf, notice: shown, access: access), "signedInTop")
         }
-        switch segments.first {
-        case "" where segments.count == 1:
-            guard access.parent else { return PageInsert(top: top(true), bottom: "") }
-            return PageInsert(
-                top: top(true), bottom: pages.render(HomeFormsModel(csrf: csrf, notice: nil), "homeForms"))
-        case "members" where segments.count == 2:
-            // A mark or a rating made on a card answers beside it: its focus brings the page back to that card.
+        // A mark or a rating made on a card (a member page's, a night's on the family page) answers beside it: its
+        // focus brings the page back to that card.
+        func beside(bottom: String) -> PageInsert {
             let notice = notices.withLock { $0.take(for: token.hash) }
             let bar = pages.render(BarModel(csrf: csrf, notice: nil, access: access), "signedInTop")
             let shown = pages.render(BarModel(csrf: csrf, notice: NoticeModel(notice), access: access), "notice")
             return notice?.card == nil
-                ? PageInsert(top: bar + shown, bottom: "")
-                : PageInsert(top: bar, bottom: "", card: notice?.card, beside: shown)
+                ? PageInsert(top: bar + shown, bottom: bottom)
+                : PageInsert(top: bar, bottom: bottom, card: notice?.card, beside: shown)
+        }
+        switch segments.first {
+        case "" where segments.count == 1:
+            // Adding a member is the family password's.
+            return beside(
+                bottom: access.parent ? pages.render(HomeFormsModel(csrf: csrf, notice: nil), "homeForms") : "")
+        case "members" where segments.count == 2:
+            return beside(bottom: "")
         case "status" where segments.count == 1,
             "night" where segments.count == 1, "settings" where segments.count == 1:
             return PageInsert(top: top(true), bottom: "")

@@ -216,9 +216,10 @@ enum EditRoutes {
         return fields
     }
 
-    /// A member page card's id (`m` and its index), as the card's forms send it; anything else is no card.
+    /// A member page card's id (`m` and its index) or a family page night's (`n` and the night's id), as the
+    /// card's forms send it; anything else is no card.
     static func cardId(_ text: String?) -> String? {
-        guard let text, text.count <= 8, text.first == "m", text.count > 1,
+        guard let text, text.count <= 12, text.first == "m" || text.first == "n", text.count > 1,
             text.dropFirst().allSatisfy({ ("0"..."9").contains($0) })
         else { return nil }
         return text

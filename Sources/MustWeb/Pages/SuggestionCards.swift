@@ -2,8 +2,9 @@ import Foundation
 import MustCore
 
 /// One card of /night's "Something new" row, in the form of a pick's: poster, title and year, runtime ·
-/// certification · genres, the start of the overview, where it streams for the family, and why; signed in, "Add to
-/// …" for each watcher (the member page's add) and "Not for us".
+/// certification · genres, the start of the overview, where it streams for the family, and why; signed in, "We're
+/// watching this" (on every watcher's list, and the night recorded), "Add to …" for each watcher (the member page's
+/// add) and "Not for us".
 struct SuggestionCard: Sendable {
     /// One watcher's "Add to …": the same POST as the member page's "Add a movie", back to this page.
     struct Add: Sendable {
@@ -17,6 +18,8 @@ struct SuggestionCard: Sendable {
         var movie: String
         var back: String
         var adds: [Add]
+        /// "We're watching this": the members ticked, as a pick's button sends them.
+        var watchers: [NightPage.Watch.Field]
     }
 
     var id: String
@@ -50,7 +53,11 @@ struct SuggestionCard: Sendable {
         edit = back.map { back in
             Edit(
                 movie: MovieReference.tmdb(movie.remoteId).description, back: back,
-                adds: watchers.map { Add(action: WebPath.member($0) + "/movies", member: Shown.text($0)) })
+                // "Add to …" only for the lists this viewer may change: a grown-up's own, or any for the password.
+                adds: watchers.filter { Viewer.current.access?.mayEdit(member: $0) ?? true }.map {
+                    Add(action: WebPath.member($0) + "/movies", member: Shown.text($0))
+                },
+                watchers: watchers.enumerated().map { NightPage.Watch.Field(name: "w\($0.offset)", value: $0.element) })
         }
     }
 

@@ -129,6 +129,11 @@ enum Stylesheet {
         ul.nights { list-style: none; padding: 0; }
         ul.nights li { margin: .5rem 0; }
         ul.nights p { margin: .25rem 0; }
+        ul.nights h3 { display: inline; font-size: 1em; font-weight: normal; }
+        form.undo-night { display: inline; margin-left: .35rem; }
+        /* "Today: Up, with Claire and Leo · Undo": the dot only while the Undo follows the line itself (a rating's
+           notice comes between them), and unspoken. */
+        ul.nights h3:has(+ form.undo-night)::after { content: " ·" / ""; }
         form.rate-night { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .25rem 0; }
         ol.picks li.pick, ol.suggestions li.pick { margin: 1rem 0; display: flex; gap: .75rem; align-items: flex-start; }
         ol.picks li.pick .poster, ol.suggestions li.pick .poster { flex: none; width: 6rem; }
