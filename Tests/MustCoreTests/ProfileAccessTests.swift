@@ -243,4 +243,21 @@ import Testing
             #expect(all.filter(try store.ratings()).members.first?.movies.count == 6)
         }
     }
+
+    /// A suggestion's poster (one no library movie has) goes to a kid when its certification, read for the family's
+    /// region, is within the limit.
+    @Test func aSuggestionsPosterIsAKidsWhenItsCertificationForTheRegionIsWithinTheLimit() throws {
+        let (store, _) = try library()
+        _ = try sqlite(
+            store.path,
+            """
+            INSERT INTO suggestionMovie (remoteId, title, posterPath, certification, extrasRegion) VALUES
+                (901, 'Kind', '/s1.jpg', 'PG', 'US'), (902, 'Abroad', '/s2.jpg', 'PG', 'GB'),
+                (903, 'Rough', '/s3.jpg', 'R', 'US'), (904, 'Unread', '/s4.jpg', 'PG', NULL);
+            """)
+        let admitted = try ["s1.jpg", "s2.jpg", "s3.jpg", "s4.jpg", "none.jpg"].map {
+            try store.suggestionPosterAdmitted($0, limit: "PG", region: "US")
+        }
+        #expect(admitted == [true, false, false, false, false])
+    }
 }

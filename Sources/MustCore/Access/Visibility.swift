@@ -104,8 +104,13 @@ extension Store {
                 db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ?", arguments: [region]
             ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
             let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
+            // As for a library movie: a certification read for another region is unknown here.
             let certifications = try String?.fetchAll(
-                db, sql: "SELECT certification FROM suggestionMovie WHERE posterPath = ?", arguments: ["/" + fileName])
+                db,
+                sql: """
+                    SELECT CASE WHEN extrasRegion = ? THEN certification END FROM suggestionMovie WHERE posterPath = ?
+                    """,
+                arguments: [region, "/" + fileName])
             guard !certifications.isEmpty else { return false }
             return certifications.allSatisfy { certification in
                 certification.flatMap { NightFilters.rank(of: $0, in: order) }.map { $0 <= limitRank } ?? false
