@@ -21,7 +21,7 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
                 == "0001_initial,0002_fetch,0003_movie_schedule,0004_identity,0005_history,0006_settings,"
                 + "0007_failing_index,0008_watched,0009_web_sessions,0010_letterboxd_uri,0011_poster_path,"
                 + "0012_tonight,0013_age_limit,0014_movie_night,0015_media_hooks,0016_notify,0017_suggestions,"
-                + "0018_pick_indexes,0019_suggestion_facts,0020_night_mark_source")
+                + "0018_pick_indexes,0019_suggestion_facts,0020_night_mark_source,0021_profiles")
     }
 
     @Test func linkFindsOrCreatesByFoldedKeys() throws {
