@@ -22,7 +22,8 @@ import Testing
         try await family.test { client in
             let pages = [
                 "/", "/members/Ann", "/members/Bob", "/members/Ann?q=Ali", "/night?member=Ann&member=Bob",
-                "/night?member=Ann&unrated=include", "/changes", "/changes?since=30d", "/api/ratings",
+                "/night?member=Ann&unrated=include", "/night?member=Ann&age=NC-17", "/changes", "/changes?since=30d",
+                "/api/ratings",
                 "/api/ratings?member=Ann", "/api/changes",
             ]
             // The family password: every title is there to be left out.
