@@ -154,4 +154,25 @@ import Testing
             #expect(none.text.contains("Alien") && none.text.contains("Mystery Reel"), "\(none.text)")
         }
     }
+
+    /// /night's "Something new" for a kid: a suggestion above his limit is no card, whoever is ticked.
+    @Test func aKidsSomethingNewLeavesOutSuggestionsAboveHisLimit() async throws {
+        let suggestions = try WebSuggestionTests()
+        await suggestions.gather()
+        let family = suggestions.family
+        try family.store.keepCertificationOrder(WebSettingsTests.usOrder, region: "US", now: family.now)
+        try family.keep("Leo", RemoteMovie(id: 8392, title: "My Neighbor Totoro", voteAverage: 8.3, voteCount: 10))
+        _ = try family.store.setAgeLimit(member: "Leo", to: "PG")
+        _ = try family.store.setKid(member: "Leo", true)
+        try await family.test { client in
+            let parent = try await client.signIn()
+            let all = try await client.get(WebSuggestionTests.night, headers: [.cookie: parent])
+            #expect(WebSuggestionTests.cards(all.text).contains("Scary"), "\(all.text)")
+            let kid = try #require(try await client.choose("Leo").cookie)
+            let page = try await client.get(WebSuggestionTests.night, headers: [.cookie: kid])
+            let cards = WebSuggestionTests.cards(page.text)
+            #expect(cards.contains("Kind") && !cards.contains("Scary"), "\(cards)")
+            #expect(!page.text.contains("Scary") && !page.text.contains("Not for us"), "\(page.text)")
+        }
+    }
 }
