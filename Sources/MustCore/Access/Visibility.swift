@@ -75,7 +75,15 @@ extension Store {
             // A limit the region's list lacks admits nothing, as a pick's does.
             let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
             var (local, remote, posters, hidden) = (Set<Int64>(), Set<Int>(), Set<String>(), Set<String>())
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, remoteId, certification, posterPath FROM movie")
+            // A certification read for another region is unknown here, as a pick reads it (Store+PickLibrary).
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT movie.id, movie.remoteId, movie.posterPath,
+                        CASE WHEN movieSchedule.extrasRegion = ? THEN movie.certification END AS certification
+                    FROM movie LEFT JOIN movieSchedule ON movieSchedule.movieId = movie.id
+                    """,
+                arguments: [region])
             while let row = try rows.next() {
                 let rank = (row["certification"] as String?).flatMap { NightFilters.rank(of: $0, in: order) }
                 let poster = (row["posterPath"] as String?).map(PosterPath.fileName)
@@ -100,8 +108,13 @@ extension Store {
                 db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ?", arguments: [region]
             ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
             let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
+            // As for a library movie: a certification read for another region is unknown here.
             let certifications = try String?.fetchAll(
-                db, sql: "SELECT certification FROM suggestionMovie WHERE posterPath = ?", arguments: ["/" + fileName])
+                db,
+                sql: """
+                    SELECT CASE WHEN extrasRegion = ? THEN certification END FROM suggestionMovie WHERE posterPath = ?
+                    """,
+                arguments: [region, "/" + fileName])
             guard !certifications.isEmpty else { return false }
             return certifications.allSatisfy { certification in
                 certification.flatMap { NightFilters.rank(of: $0, in: order) }.map { $0 <= limitRank } ?? false

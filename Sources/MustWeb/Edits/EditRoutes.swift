@@ -142,6 +142,8 @@ enum EditRoutes {
         guard let token = Viewer.current.session else {
             return pages.refusal(.forbidden, heading: "Sign in first", "Only a signed-in browser can change the lists.")
         }
+        // Like the removal it asks for: another member's list is not yours, and the page would name its movie.
+        guard Viewer.current.access?.mayEdit(member: member) == true else { return notYours(.list(member), pages) }
         let movie = request.uri.queryParameters["movie"].map(String.init) ?? ""
         guard let reference = try? MovieReference.parse(movie) else {
             throw PageError.badRequest("movie=\(movie) does not name a movie.")
