@@ -27,9 +27,11 @@ import Testing
         let hash = try pinHash()
         #expect(hash.hasPrefix("$2b$") && hash.count == 60)
         #expect(!set.all.contains("4711"))
-        // Not in the file in any form the PIN was typed in.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: mustc.databasePath))
-        #expect(bytes.range(of: Data("4711".utf8)) == nil)
+        // Neither in the file nor in its write-ahead log, in the form it was typed in.
+        for file in [mustc.databasePath, mustc.databasePath + "-wal"] {
+            let bytes = FileManager.default.contents(atPath: file) ?? Data()
+            #expect(bytes.range(of: Data("4711".utf8)) == nil, "the PIN is in \(file)")
+        }
 
         // A browser signed in as Leo is signed out when his PIN changes.
         _ = try sqlite(
