@@ -223,6 +223,42 @@ import Testing
             #expect(page.text.contains("Alien") && page.text.contains("Add a movie"))
         }
     }
+
+    @Test func thePasswordMakesAKidOnTheSettingsPageAndThatSignsTheKidOut() async throws {
+        let family = try ProfileFamily.withKid()
+        try await family.test { client in
+            let parent = try await client.signIn()
+            let settings = try await client.get("/settings", headers: [.cookie: parent])
+            #expect(settings.text.contains("has a kid's profile"))
+            // The boxes as the page lists them: members in order, Leo's ticked.
+            let names = try family.store.ageLimits().map(\.name)
+            let kids = try family.store.profiles().filter(\.kid).map(\.name)
+            #expect(kids == ["Leo"])
+            let leo = try #require(names.firstIndex(of: "Leo"))
+            let bob = try #require(names.firstIndex(of: "Bob"))
+            #expect(settings.text.contains("name=\"kid-\(leo)\" value=\"1\" checked"))
+            var form: [(String, String)] = [("csrf", try #require(settings.csrf)), ("kinds", "1")]
+            for (index, name) in names.enumerated() {
+                form += [("member-\(index)", name), ("limit-\(index)", name == "Leo" ? "PG" : "none")]
+            }
+            form.append(("kid-\(bob)", "1"))
+            let before = try family.store.ageLimits()
+            let saved = try await client.post("/settings/age-limits", form: form, cookie: parent)
+            #expect(saved.status == .seeOther)
+            // Bob becomes a kid and Leo (box not ticked) a grown-up; the limits stay as they were sent.
+            #expect(try family.store.profiles().filter(\.kid).map(\.name) == ["Bob"])
+            #expect(try family.store.ageLimits().first { $0.name == "Leo" }?.limit == "PG")
+            #expect(before.count == names.count)
+
+            // A grown-up may not do it: 403, nothing written.
+            let annCookie = try #require(try await client.choose("Ann").cookie)
+            let annForm = try #require(try await client.get("/members/Ann", headers: [.cookie: annCookie]).csrf)
+            let refused = try await client.post(
+                "/settings/age-limits", form: form.map { $0.0 == "csrf" ? ($0.0, annForm) : $0 }, cookie: annCookie)
+            #expect(refused.status == .forbidden)
+            #expect(try family.store.profiles().filter(\.kid).map(\.name) == ["Bob"])
+        }
+    }
 }
 
 extension WebFamily {

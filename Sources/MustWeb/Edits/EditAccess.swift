@@ -248,7 +248,8 @@ extension WebEdits {
             guard let movie = try store.movieReport(key) else { return nil }
             return (movie, movie.remoteId == nil ? try store.candidates(movieId: movie.localId) : [])
         }
-        guard let (movie, candidates) = found,
+        // A kid settles nothing: the candidates would name titles their limit may hide.
+        guard let (movie, candidates) = found, !access.audience.leavesOut,
             let member = movie.members.first(where: access.mayEdit(member:))
         else {
             return MovieFormsModel(csrf: csrf, notice: notice())

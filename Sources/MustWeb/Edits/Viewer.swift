@@ -106,6 +106,8 @@ extension WebEdits {
                 decision.viewer = .signedIn(token, access)
                 return decision
             }
+            // The proxy names someone else than the cookie's session did: that session ends here.
+            if let session { try editor().store.endSession(tokenHash: session.tokenHash) }
             let started = try startSession(memberId: profile.memberId, parent: parent, now: now)
             decision.viewer = .signedIn(started, access)
             decision.setCookie = sessionCookie(started, secure: secure)
