@@ -52,9 +52,11 @@ import Testing
 
         let picks = MovieNight.rank(Self.library([Self.claire]), count: 5)
         #expect(picks.map(\.candidate.title) == ["Paper Moon Fox", "Night Screams"])
-        #expect(picks[0].taste == ["Claire rates Animation 1.4 above TMDB (10 films)"])
-        #expect(picks[1].taste == ["Claire rates Horror 1.5 below TMDB (5 films)"])
-        #expect(picks[0].why.hasSuffix("; Claire rates Animation 1.4 above TMDB (10 films)"), "\(picks[0].why)")
+        #expect(picks[0].taste == ["Claire rates animation higher than usual (10 films, +1.4)"])
+        // Her Horror shift lowers Night Screams: no reason argues against the pick it explains.
+        #expect(picks[1].taste == [])
+        #expect(
+            picks[0].why.hasSuffix("; Claire rates animation higher than usual (10 films, +1.4)"), "\(picks[0].why)")
         let weighted = picks[0].weighted ?? 0
         #expect(abs((picks[0].predicted ?? 0) - (weighted + 1.4)) < 1e-9)
     }
@@ -65,7 +67,7 @@ import Testing
         library.candidates[1].genres = ["ANIMATION", "family"]
         let top = MovieNight.rank(library, count: 1)
         #expect(top.map(\.candidate.title) == ["Paper Moon Fox"])
-        #expect(top[0].taste == ["Claire rates Animation 1.4 above TMDB (10 films)"])
+        #expect(top[0].taste == ["Claire rates animation higher than usual (10 films, +1.4)"])
         // The ranking's shift without the notes is the shift with them.
         let keys = Set(["Animation", "Family"].map(TitleKey.make))
         let bare = TasteEffect.of(keys: keys, tastes: [Self.claire], notes: false)
@@ -83,6 +85,37 @@ import Testing
         let together = MovieNight.rank(Self.library([Self.claire, leo]), count: 5)
         #expect(abs((together[0].predicted ?? 0) - (together[0].weighted ?? 0) - 0.7) < 1e-9)
         #expect(together.map(\.candidate.title) == ["Paper Moon Fox", "Night Screams"])
+        // The reason shows the combined lift, not Claire's whole shift.
+        #expect(together[0].taste == ["Claire rates animation higher than usual (10 films, +0.7)"])
+    }
+
+    @Test func aReasonRestsOnFiveFilmsAndALiftOfAtLeastThreeTenths() {
+        // One Drama film 3 points above: a shift of 0.5, from one film, says nothing on the card.
+        let once = MemberTaste(member: "Leo", samples: [TasteSample(own: 10, average: 7, genres: ["Drama"])])
+        #expect(TasteEffect.of(["Drama"], tastes: [once]).notes.isEmpty)
+        #expect(abs(TasteEffect.of(["Drama"], tastes: [once]).shift - 0.5) < 1e-9, "it still moves the score")
+        // Twenty Comedy films 0.3 above: shrunk to 0.24, under the bar.
+        let mild = MemberTaste(
+            member: "Ann", samples: Array(repeating: TasteSample(own: 7.3, average: 7, genres: ["Comedy"]), count: 20))
+        #expect(TasteEffect.of(["Comedy"], tastes: [mild]).notes.isEmpty)
+        // Split between two of the movie's genres she rated, Animation's 1.4 is 0.7 of its lift.
+        let both = TasteEffect.of(["Horror", "Animation", "Science Fiction"], tastes: [Self.claire])
+        #expect(both.notes == ["Claire rates animation higher than usual (10 films, +0.7)"])
+        #expect(
+            TasteEffect.spoken("Science Fiction") == "science fiction" && TasteEffect.spoken("TV Movie") == "TV movie")
+    }
+
+    @Test func twoWatchersWhoLikeAGenreShareOneReasonWithTheirCombinedLift() {
+        let ann = MemberTaste(
+            member: "Ann", samples: Array(repeating: TasteSample(own: 9, average: 7, genres: ["Animation"]), count: 6))
+        // Claire 1.4 and Ann 6 × 2 / 11 = 1.09, each halved: 1.25 in all.
+        let effect = TasteEffect.of(["Animation"], tastes: [Self.claire, ann])
+        #expect(abs(effect.shift - (1.4 + 12.0 / 11) / 2) < 1e-9)
+        #expect(effect.notes == ["Claire and Ann rate animation higher than usual (10 and 6 films, +1.2)"])
+        // Someone who likes it less takes from the lift shown: Horror's -1.5 against Ann's 5 films of 2 above.
+        let fan = MemberTaste(
+            member: "Ann", samples: Array(repeating: TasteSample(own: 9, average: 7, genres: ["Horror"]), count: 5))
+        #expect(TasteEffect.of(["Horror"], tastes: [Self.claire, fan]).notes.isEmpty)
     }
 
     @Test func whereItStreamsForTheFamily() {

@@ -73,10 +73,13 @@ import Testing
         #expect(try titles(tasted) == ["Paper Moon Fox", "Night Screams"])
         let picks = try #require(try tasted.json()["picks"] as? [[String: Any]])
         // 8 × 2 / (8 + 5) = 1.2; 4 × -3 / (4 + 5) = -1.3.
-        #expect(picks[0]["taste"] as? [String] == ["Claire rates Animation 1.2 above TMDB (8 films)"], "\(picks[0])")
-        #expect(picks[1]["taste"] as? [String] == ["Claire rates Horror 1.3 below TMDB (4 films)"], "\(picks[1])")
+        #expect(
+            picks[0]["taste"] as? [String] == ["Claire rates animation higher than usual (8 films, +1.2)"],
+            "\(picks[0])")
+        // Four films, and a shift against the pick: no reason.
+        #expect(picks[1]["taste"] as? [String] == [], "\(picks[1])")
         let table = try await run(["pick", "Claire"])
-        #expect(table.stdout.contains("Claire rates Animation 1.2 above TMDB (8 films)"), "\(table.stdout)")
+        #expect(table.stdout.contains("Claire rates animation higher than usual (8 films, +1.2)"), "\(table.stdout)")
         // Leo has rated nothing: his pick is the plain one.
         let leo = try await run(["pick", "Leo", "--format", "json"])
         let leoPicks = try #require(try leo.json()["picks"] as? [[String: Any]])

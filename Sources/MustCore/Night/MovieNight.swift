@@ -80,7 +80,7 @@ public struct NightPick: Sendable, Equatable {
     public var why: String
     /// The weighted rating moved by the watchers' taste: what the ranking uses; nil when `weighted` is.
     public var predicted: Double?
-    /// "Claire rates Animation 1.2 above TMDB (9 films)", for each watcher whose taste moved it.
+    /// "Claire rates animation higher than usual (9 films, +0.6)", for each genre that lifts it.
     public var taste: [String] = []
     /// Where it streams for the family; nil when the report was not asked for it.
     public var whereToWatch: NightWhere?

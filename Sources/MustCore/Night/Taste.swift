@@ -83,11 +83,18 @@ public struct MemberTaste: Sendable, Equatable {
 }
 
 /// What the watchers' tastes do to one movie: the mean of their shifts (a watcher with no taste for its genres
-/// counts as 0: they are expected to agree with the public), and the reasons of those who moved it.
+/// counts as 0: they are expected to agree with the public), and the reasons that earn their words.
 public struct TasteEffect: Sendable, Equatable {
     public var shift: Double
-    /// "Claire rates Animation 1.2 above TMDB (9 films)", one for each watcher whose shift rounds to 0.1 or more.
+    /// "Claire rates animation higher than usual (12 films, +0.4)": one for each genre that lifts the movie.
     public var notes: [String]
+
+    /// A reason rests on at least this many of a watcher's films: a shift from one or two ratings is mostly the
+    /// noise of those ratings (a single film 2 points apart read as "rates Horror 0.2 above" on every card).
+    public static let noteFilms = 5
+    /// And moves the movie's predicted rating by at least this much: smaller moves reorder little and say less
+    /// than the TMDB figure beside them.
+    public static let noteMove = 0.3
 
     public static func of(_ genres: [String], tastes: [MemberTaste]) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
@@ -96,21 +103,50 @@ public struct TasteEffect: Sendable, Equatable {
 
     /// `of(_:tastes:)` for the genres' names already folded (`TitleKey.make`). Without `notes`, the shift alone:
     /// ranking needs it for every candidate and the notes only for the picks shown, and writing a note (its
-    /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking
-    ///.
+    /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking.
     public static func of(keys: Set<String>, tastes: [MemberTaste], notes wanted: Bool = true) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
-        var total = 0.0
-        var notes: [String] = []
+        let total = tastes.map { $0.shift(forKeys: keys).value }.reduce(0, +)
+        let shift = total / Double(tastes.count)
+        return TasteEffect(shift: shift, notes: wanted ? notes(keys: keys, tastes: tastes) : [])
+    }
+
+    /// Each genre's part of the combined shift, as the score counts it: a watcher's genre shift divided among the
+    /// genres of the movie they have rated and among the watchers. A genre gets a note when its part, from the
+    /// watchers with enough films of it, lifts the movie by `noteMove` or more and the genre's whole part (any
+    /// watcher who likes it less included) lifts it too: a reason says why the movie ranks higher, never against.
+    static func notes(keys: Set<String>, tastes: [MemberTaste]) -> [String] {
+        var parts: [String: (genre: String, net: Double, named: [(member: String, films: Int, part: Double)])] = [:]
         for taste in tastes {
-            let (value, strongest) = taste.shift(forKeys: keys)
-            total += value
-            guard wanted, let strongest, (abs(strongest.shift) * 10).rounded() >= 1 else { continue }
-            let size = String(format: "%.1f", abs(strongest.shift))
-            notes.append(
-                "\(taste.member) rates \(strongest.genre) \(size) \(strongest.shift > 0 ? "above" : "below") TMDB "
-                    + "(\(strongest.films) film\(strongest.films == 1 ? "" : "s"))")
+            let known = keys.compactMap { key in taste.genres[key].map { (key, $0) } }
+            for (key, genre) in known {
+                let part = genre.shift / Double(known.count) / Double(tastes.count)
+                var entry = parts[key] ?? (genre.genre, 0, [])
+                entry.net += part
+                if genre.films >= noteFilms, part > 0 { entry.named.append((taste.member, genre.films, part)) }
+                parts[key] = entry
+            }
         }
-        return TasteEffect(shift: total / Double(tastes.count), notes: notes)
+        let lifts = parts.values.compactMap { entry -> (size: Double, text: String)? in
+            let size = min(entry.named.map(\.part).reduce(0, +), entry.net)
+            // Compared as shown, to a tenth: a note never reads "+0.3" for a lift of 0.29.
+            guard !entry.named.isEmpty, (size * 10).rounded() >= noteMove * 10 else { return nil }
+            let who = MovieNight.names(entry.named.map(\.member))
+            let films = MovieNight.names(entry.named.map { "\($0.films)" })
+            let verb = entry.named.count == 1 ? "rates" : "rate"
+            return (
+                size,
+                "\(who) \(verb) \(spoken(entry.genre)) higher than usual (\(films) films, "
+                    + "+\(String(format: "%.1f", size)))"
+            )
+        }
+        return lifts.sorted { ($0.size, $1.text) > ($1.size, $0.text) }.map(\.text)
+    }
+
+    /// "Science Fiction" as said in a sentence, "science fiction"; a word in capitals ("TV") stays.
+    public static func spoken(_ genre: String) -> String {
+        genre.split(separator: " ").map { word in
+            word.dropFirst().contains { $0.isUppercase } ? String(word) : word.lowercased()
+        }.joined(separator: " ")
     }
 }
