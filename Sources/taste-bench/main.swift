@@ -1,9 +1,13 @@
-// The taste benchmark: does each member's taste (`MemberTaste`, the code `pick` runs) predict their own
-// ratings better than the weighted rating alone? Reads rating histories in the shape of IMDb's ratings export
-// (`Const`, `Your Rating`, `IMDb Rating`, `Num Votes`, `Genres`), one file per person; holds out a fifth of each
-// person's rated movies (every fifth by a hash of `Const`, so the same fifth on every run), learns the taste from
-// the rest, and reports, on the held-out fifth, the mean absolute error against the person's own rating and the
-// rank correlation (Spearman's, per person, averaged), for the weighted rating alone and moved by the taste.
+// The taste benchmark: does each member's taste (`MemberTaste` and `TasteEffect`, the code `pick` runs) predict
+// their own ratings better than the public rating alone, and better than a plain shrunk per-genre offset? Reads
+// rating histories in the shape of IMDb's ratings export (`Const`, `Your Rating`, `IMDb Rating`, `Num Votes`,
+// `Genres`, `Title Type`), one file per person; splits each person's rated movies into five folds (by a hash of
+// `Const`, so the same folds on every run), predicts each fold from the other four, and reports per export the
+// mean absolute error against the person's own rating and the rank correlation (Spearman's) of
+//   public  the ranking's base alone (the public rating with at most `NightPrior.rankingVotes` votes of prior),
+//   offset  the base plus a plain shrunk per-genre offset (no lean: `leanShrink: .infinity`),
+//   taste   the base plus the member's lean and genre shifts, as `pick` predicts,
+// and, to measure the base, the same for the old base (the library's median vote count as prior).
 //
 //     taste-bench FILE.csv...                     real exports (never commit one: they are a person's data)
 //     taste-bench --synthetic DIR [--people N] [--seed S]   writes a synthetic set to DIR first, then reads it
@@ -165,39 +169,64 @@ func spearman(_ x: [Double], _ y: [Double]) -> Double? {
     return cov / (va * vb).squareRoot()
 }
 
-func evaluate(_ people: [[Row]], shrink: Double) -> (
-    plainMAE: Double, tasteMAE: Double, plainRho: Double, tasteRho: Double, held: Int, rated: Int
-) {
+/// A person's MAE and rank correlation for each way of predicting.
+struct Figures {
+    var mae: [Double]
+    var rho: [Double?]
+}
+
+/// The ways of predicting, in the order the figures hold them.
+let ways = ["public", "offset", "taste"]
+
+/// Five-fold cross-validation of one person's ratings on `base`: each fold predicted from the other four.
+func crossValidated(_ rows: [Row], base: (Row) -> Double, folds: Int = 5) -> Figures {
+    var predicted = [[Double]](repeating: [Double](repeating: 0, count: rows.count), count: ways.count)
+    let fold = rows.map { abs($0.id.hashValueStable) % folds }
+    for held in 0..<folds {
+        let samples = zip(rows, fold).filter { $0.1 != held }.map {
+            TasteSample(own: $0.0.own, average: $0.0.average, genres: $0.0.genres)
+        }
+        let plain = MemberTaste(member: "p", samples: samples, leanShrink: .infinity)
+        let taste = MemberTaste(member: "p", samples: samples)
+        for index in rows.indices where fold[index] == held {
+            let (row, start) = (rows[index], base(rows[index]))
+            let effect = TasteEffect.of(row.genres, tastes: [taste])
+            predicted[0][index] = start
+            predicted[1][index] = start + plain.shift(for: row.genres).value
+            predicted[2][index] = start + effect.lean + effect.shift
+        }
+    }
+    let own = rows.map(\.own)
+    return Figures(
+        mae: predicted.map { zip($0, own).map { abs($0 - $1) }.reduce(0, +) / Double(max(own.count, 1)) },
+        rho: predicted.map { spearman($0, own) })
+}
+
+/// The bases compared: the ranking's, and the old one with the library's median vote count as prior.
+func bases(_ people: [[Row]]) -> [(name: String, base: (Row) -> Double)] {
     let all = people.flatMap { $0 }
     let mean = all.map(\.average).reduce(0, +) / Double(max(all.count, 1))
     let votes = all.map(\.votes).sorted()
-    let prior = NightPrior(mean: mean, votes: Double(votes.isEmpty ? 0 : votes[votes.count / 2]), movies: all.count)
-    var (plainError, tasteError, count) = (0.0, 0.0, 0)
-    var (plainRhos, tasteRhos): ([Double], [Double]) = ([], [])
-    for rows in people {
-        let held = rows.filter { abs($0.id.hashValueStable) % 5 == 0 }
-        let train = rows.filter { abs($0.id.hashValueStable) % 5 != 0 }
-        let taste = MemberTaste(
-            member: "p", samples: train.map { TasteSample(own: $0.own, average: $0.average, genres: $0.genres) },
-            shrink: shrink)
-        var (own, plain, tasted): ([Double], [Double], [Double]) = ([], [], [])
-        for row in held {
-            let weighted = MovieNight.weighted(average: row.average, votes: row.votes, prior: prior)
-            own.append(row.own)
-            plain.append(weighted)
-            tasted.append(weighted + taste.shift(for: row.genres).value)
-        }
-        plainError += zip(own, plain).map { abs($0 - $1) }.reduce(0, +)
-        tasteError += zip(own, tasted).map { abs($0 - $1) }.reduce(0, +)
-        count += held.count
-        if held.count >= 5, let p = spearman(plain, own), let t = spearman(tasted, own) {
-            plainRhos.append(p)
-            tasteRhos.append(t)
-        }
+    let median = NightPrior(mean: mean, votes: Double(votes.isEmpty ? 0 : votes[votes.count / 2]), movies: all.count)
+    return [
+        (
+            "base with at most \(Int(NightPrior.rankingVotes)) votes of prior",
+            { MovieNight.weighted(average: $0.average, votes: $0.votes, prior: median.ranking) }
+        ),
+        (
+            "old base, the median's \(Int(median.votes)) votes of prior",
+            { MovieNight.weighted(average: $0.average, votes: $0.votes, prior: median) }
+        ),
+    ]
+}
+
+/// One line of figures: each way's rank correlation and MAE.
+func line(_ label: String, films: Int, _ rho: [Double?], _ mae: [Double]) -> String {
+    let cells = zip(rho, mae).map { r, m in
+        (r.map { String(format: "%6.3f", $0) } ?? "     -") + String(format: " %5.3f", m)
     }
-    let n = Double(max(count, 1))
-    let avg = { (v: [Double]) in v.reduce(0, +) / Double(max(v.count, 1)) }
-    return (plainError / n, tasteError / n, avg(plainRhos), avg(tasteRhos), count, all.count)
+    return label.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%6d  ", films)
+        + cells.joined(separator: "   ")
 }
 
 extension String {
@@ -240,12 +269,21 @@ do {
     print("taste-bench: \(error)")
     exit(66)
 }
-print("people: \(people.count), rated movies: \(people.map(\.count).reduce(0, +))")
-print("shrink  held-out  MAE weighted  MAE taste  rho weighted  rho taste")
-for shrink in [1.0, 2, 5, 10, 20] {
-    let r = evaluate(people, shrink: shrink)
-    print(
-        String(
-            format: "%6.0f  %8d  %12.3f  %9.3f  %12.3f  %9.3f%@", shrink, r.held, r.plainMAE, r.tasteMAE, r.plainRho,
-            r.tasteRho, shrink == MemberTaste.shrink ? "  <- pick's" : ""))
+print("people: \(people.count), rated movies: \(people.map(\.count).reduce(0, +)), 5 folds")
+for (name, base) in bases(people) {
+    print("\n\(name)")
+    print("export                       films   public rho/MAE   offset rho/MAE   taste rho/MAE")
+    let figures = people.map { crossValidated($0, base: base) }
+    // 200 synthetic people need no 200 lines: each export is shown when there are few.
+    if files.count <= 20 {
+        for (file, (rows, figure)) in zip(files, zip(people, figures)) {
+            print(line(URL(fileURLWithPath: file).lastPathComponent, films: rows.count, figure.rho, figure.mae))
+        }
+    }
+    let mean = { (v: [Double]) in v.reduce(0, +) / Double(max(v.count, 1)) }
+    let rho = ways.indices.map { way in mean(figures.compactMap { $0.rho[way] }) }
+    let mae = ways.indices.map { way in mean(figures.map { $0.mae[way] }) }
+    print(line("mean of \(people.count)", films: people.map(\.count).reduce(0, +), rho, mae))
+    let atLeast = figures.filter { ($0.rho[2] ?? -2) >= ($0.rho[0] ?? -2) }.count
+    print("taste ranks at least as well as public on \(atLeast) of \(figures.count) exports")
 }

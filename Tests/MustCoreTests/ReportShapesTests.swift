@@ -21,7 +21,7 @@ import Testing
         (known.providers, known.overview, known.posterPath) = (offers, "A girl in Paris.", "/a.jpg")
         let full = NightPick(
             candidate: known, weighted: 7.123_456_789, why: "Amélie (2001): kept by Ann and Bo",
-            predicted: 7.333_333_33, taste: ["Ann rates Comedy 1.0 above TMDB (4 films)"],
+            predicted: 7.333_333_33, taste: ["Ann rates comedy higher than usual (6 films, +1.0)"],
             whereToWatch: NightWhere(kind: .ours, providers: ["Netflix"], region: "GB"))
         let bare = NightPick(
             candidate: NightCandidate(movieId: 2, title: "Unknown", keptBy: ["Ann"]), weighted: nil, why: "Unknown",
@@ -46,7 +46,7 @@ import Testing
                 SuggestionSeed(
                     member: "Bo", movieId: 2, remoteId: 13, title: "Old", year: nil, ownRating: nil, love: 8.1),
             ],
-            why: "Up (2009): because Ann loved Coco", taste: ["Bo rates Animation 0.5 below TMDB (3 films)"])
+            why: "Up (2009): because Ann loved Coco", taste: ["Bo rates animation higher than usual (5 films, +0.5)"])
         let bare = Suggestion(
             candidate: SuggestionCandidate(remoteId: 15, title: "Blank"), score: 0.1, weighted: nil, because: [],
             why: "Blank")
@@ -229,7 +229,7 @@ import Testing
                       "remoteId" : 194,
                       "runtime" : 122,
                       "taste" : [
-                        "Ann rates Comedy 1.0 above TMDB (4 films)"
+                        "Ann rates comedy higher than usual (6 films, +1.0)"
                       ],
                       "title" : "Amélie",
                       "trend" : 0.05,
@@ -317,7 +317,7 @@ import Testing
                       "remoteId" : 14160,
                       "runtime" : 96,
                       "taste" : [
-                        "Bo rates Animation 0.5 below TMDB (3 films)"
+                        "Bo rates animation higher than usual (5 films, +0.5)"
                       ],
                       "title" : "Up",
                       "voteAverage" : 7.95,

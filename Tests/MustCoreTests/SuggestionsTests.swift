@@ -101,8 +101,9 @@ import Testing
         #expect(ids(NightFilters()).isEmpty)
     }
 
-    /// Claire rates Horror 3 points below TMDB and Animation 2 above, ten films each: her taste (−2.0 and +1.3
-    /// points, so −0.2 and +0.13 on the score) puts the Animation one, from a seed she loved less, first.
+    /// Claire rates Horror 3 points below TMDB and Animation 2 above, ten films each: a lean of -10 / 25 = -0.4,
+    /// and beyond it Horror 10 × -2.6 / 15 = -1.73 and Animation 10 × 2.4 / 15 = 1.6 (so -0.17 and +0.16 on the
+    /// score; the lean, the same for both, is left out) puts the Animation one, from a seed she loved less, first.
     @Test func tasteMovesAHorrorSuggestionBelowAnAnimationOne() {
         var horror = Self.movie(50, "Night Terror", 8, 5_000, seeds: [1])
         horror.genres = ["Horror"]
@@ -119,12 +120,15 @@ import Testing
         library.tastes = [MemberTaste(member: "Claire", samples: samples)]
         let ranked = Suggestions.rank(library, count: 5)
         #expect(ranked.map(\.candidate.remoteId) == [51, 50])
-        #expect(abs(ranked[0].score - (0.8 + 20.0 / 15 / 10)) < 1e-9 && abs(ranked[1].score - 0.7) < 1e-9)
-        #expect(ranked[1].taste == ["Claire rates Horror 2.0 below TMDB (10 films)"])
-        #expect(ranked[1].why.hasSuffix("; Claire rates Horror 2.0 below TMDB (10 films)"))
+        #expect(abs(ranked[0].score - (0.8 + 24.0 / 15 / 10)) < 1e-9)
+        #expect(abs(ranked[1].score - (0.9 - 26.0 / 15 / 10)) < 1e-9)
+        // The reason is the lift of the Animation one; her Horror shift, against the other, gives none.
+        #expect(ranked[0].taste == ["Claire rates animation higher than usual (10 films, +1.6)"])
+        #expect(ranked[0].why.hasSuffix("; Claire rates animation higher than usual (10 films, +1.6)"))
+        #expect(ranked[1].taste == [])
         // A watcher with no taste for its genres moves nothing: Sofia halves Claire's shift.
         library.tastes.append(MemberTaste(member: "Sofia", samples: []))
-        #expect(abs(Suggestions.rank(library, count: 5)[1].score - 0.8) < 1e-9)
+        #expect(abs(Suggestions.rank(library, count: 5)[1].score - (0.9 - 26.0 / 15 / 20)) < 1e-9)
     }
 }
 

@@ -28,5 +28,8 @@ struct TasteBenchTests {
         #expect(outcome.status == 0, "\(outcome.all)")
         #expect(outcome.stdout.contains("people: 1, rated movies: 40"), "\(outcome.all)")
         #expect(outcome.stdout.contains("40 movies (read as windows-1252); left out 4 series, episodes"))
+        // Each export gets its line of the three ways' figures, on both bases.
+        #expect(outcome.stdout.contains("public rho/MAE   offset rho/MAE   taste rho/MAE"), "\(outcome.stdout)")
+        #expect(outcome.stdout.components(separatedBy: "\nratings.csv ").count == 3, "\(outcome.stdout)")
     }
 }

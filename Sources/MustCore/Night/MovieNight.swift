@@ -50,6 +50,18 @@ public struct NightPrior: Sendable, Equatable {
     public init(mean: Double, votes: Double, movies: Int) {
         (self.mean, self.votes, self.movies) = (mean, votes, movies)
     }
+
+    /// The most votes of prior the ranking's base gives a movie. The library's median (83k to 446k votes on real
+    /// IMDb histories) pulled every movie most of the way to C, so the order was less like a person's own than
+    /// the public rating's; 50 keeps a film with a handful of votes near C and any film with a few hundred at its
+    /// own average. On taste-bench's synthetic set (docs/performance.md) the base with 50 ranks as the raw average
+    /// does and far above the median's; real exports are still to measure.
+    public static let rankingVotes = 50.0
+
+    /// This prior with at most `rankingVotes` votes: the ranking's.
+    public var ranking: NightPrior {
+        NightPrior(mean: mean, votes: min(votes, Self.rankingVotes), movies: movies)
+    }
 }
 
 /// What `Store.movieNight` reads: the members as stored, their candidates, and the library's prior.
@@ -78,9 +90,10 @@ public struct NightPick: Sendable, Equatable {
     /// The Bayesian average `(v·R + m·C) / (v + m)`; nil for a movie TMDB has not rated.
     public var weighted: Double?
     public var why: String
-    /// The weighted rating moved by the watchers' taste: what the ranking uses; nil when `weighted` is.
+    /// The ranking's base (the weighted rating with `NightPrior.ranking`) moved by the watchers' leans and
+    /// tastes: what the ranking uses; nil when `weighted` is.
     public var predicted: Double?
-    /// "Claire rates Animation 1.2 above TMDB (9 films)", for each watcher whose taste moved it.
+    /// "Claire rates animation higher than usual (9 films, +0.6)", for each genre that lifts it.
     public var taste: [String] = []
     /// Where it streams for the family; nil when the report was not asked for it.
     public var whereToWatch: NightWhere?
@@ -127,13 +140,19 @@ public enum MovieNight {
                     ? Self.weighted(average: candidate.voteAverage ?? 0, votes: candidate.voteCount ?? 0, prior: prior)
                     : nil
             }
-            let shift =
+            let effect =
                 library.tastes.isEmpty
-                ? 0
+                ? TasteEffect(shift: 0, notes: [])
                 : TasteEffect.of(
-                    keys: Set(candidate.genres.map { folded.key($0) }), tastes: library.tastes, notes: false
-                ).shift
-            return Keyed(candidate: candidate, weighted: weighted, predicted: weighted.map { $0 + shift })
+                    keys: Set(candidate.genres.map { folded.key($0) }), tastes: library.tastes, notes: false)
+            let predicted = library.prior.flatMap { prior in
+                weighted.map { _ in
+                    Self.weighted(
+                        average: candidate.voteAverage ?? 0, votes: candidate.voteCount ?? 0, prior: prior.ranking)
+                        + effect.lean + effect.shift
+                }
+            }
+            return Keyed(candidate: candidate, weighted: weighted, predicted: predicted)
         }
         // A title is folded only when the order comes down to it.
         let sorted = keyed.sorted { Self.before($0, $1, titles: &folded) }
@@ -165,7 +184,7 @@ public enum MovieNight {
         var predicted: Double?
     }
 
-    /// Rated first, then kept by more of the watchers, the predicted rating (the weighted one without taste),
+    /// Rated first, then kept by more of the watchers, the predicted rating (the ranking's base without taste),
     /// the week's trend, the title, the year and the local id: a total order, so the picks never depend on the
     /// order rows were read in.
     private static func before(_ a: Keyed, _ b: Keyed, titles: inout TitleKeyMemo) -> Bool {

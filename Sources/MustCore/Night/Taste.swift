@@ -13,23 +13,28 @@ public struct TasteSample: Sendable, Equatable {
     }
 }
 
-/// How far a member's ratings of one genre depart from the public's.
+/// How far a member's ratings of one genre depart from the public's, beyond their lean.
 public struct GenreTaste: Sendable, Equatable {
     /// The genre as first seen.
     public var genre: String
-    /// Points above (or, negative, below) the public rating: shrunk and bounded.
+    /// Points above (or, negative, below) the public rating and the member's lean: shrunk and bounded.
     public var shift: Double
     /// How many of the member's rated movies have the genre.
     public var films: Int
 }
 
-/// A member's taste: for each genre, the mean departure of their own rating from the public one,
-/// shrunk toward no departure as `sum / (n + shrink)` (a genre with few films says little: one film 3 points
-/// apart moves it by 0.5 with the default 5) and bounded to ±`bound` points. Pure: the same ratings give the same
-/// taste, and a member with no ratings has none, which moves nothing.
+/// A member's taste: their overall lean (the mean departure of their own rating from the public one, shrunk
+/// toward none as `sum / (n + leanShrink)`), and for each genre the mean departure from that lean, shrunk toward
+/// none as `sum / (n + shrink)` (a genre with few films says little: one film 3 points apart moves it by 0.5 with
+/// the default 5), each bounded to ±`bound` points. The lean is how harsh or kind they rate: the same for every
+/// movie, it never reorders a night but keeps "rates Drama 1.3 below" from passing for a taste. Pure: the same
+/// ratings give the same taste, and a member with no ratings has none, which moves nothing.
 public struct MemberTaste: Sendable, Equatable {
     public var member: String
-    /// By the genre's folded name (`TitleKey`), so "Science Fiction" and "science fiction" meet.
+    /// Points above (or, negative, below) the public rating the member gives any movie.
+    public var lean: Double
+    /// By the genre's folded name (`TitleKey`), so "Science Fiction" and "science fiction" meet; each shift is
+    /// beyond the lean.
     public var genres: [String: GenreTaste]
 
     /// Pseudo-films of no departure added to each genre. Chosen with `contrib/benchmarks/taste` (see
@@ -37,19 +42,29 @@ public struct MemberTaste: Sendable, Equatable {
     /// weighted rating alone on both figures (less shrinking lowers the error further but ranks worse; more ranks
     /// a little better but errs more).
     public static let shrink = 5.0
+    /// Pseudo-films of no lean: a member with a handful of ratings is taken to rate as the public does. The lean
+    /// rests on all their films, so it needs less shrinking than a genre; 5 as well (docs/performance.md).
+    public static let leanShrink = 5.0
     public static let bound = 2.0
 
-    public init(member: String, samples: [TasteSample], shrink: Double = MemberTaste.shrink) {
+    /// `leanShrink: .infinity` learns no lean: the genre shifts are then the plain offsets from the public rating,
+    /// the benchmark's comparison.
+    public init(
+        member: String, samples: [TasteSample], shrink: Double = MemberTaste.shrink,
+        leanShrink: Double = MemberTaste.leanShrink
+    ) {
         self.member = member
+        let departures = samples.map { $0.own - $0.average }
+        let lean = departures.reduce(0, +) / (Double(samples.count) + leanShrink)
+        self.lean = samples.isEmpty ? 0 : min(max(lean, -Self.bound), Self.bound)
         var sums: [String: (genre: String, sum: Double, films: Int)] = [:]
         // Each genre's name folded once, not once or twice a rating (300 ratings made about 900 folds).
         var folded = TitleKeyMemo()
-        for sample in samples {
-            let departure = sample.own - sample.average
+        for (sample, departure) in zip(samples, departures) {
             for genre in Set(sample.genres.map { folded.key($0) }) {
                 let shown = sample.genres.first { folded.key($0) == genre } ?? genre
                 var entry = sums[genre] ?? (shown, 0, 0)
-                entry.sum += departure
+                entry.sum += departure - self.lean
                 entry.films += 1
                 sums[genre] = entry
             }
@@ -82,12 +97,22 @@ public struct MemberTaste: Sendable, Equatable {
     }
 }
 
-/// What the watchers' tastes do to one movie: the mean of their shifts (a watcher with no taste for its genres
-/// counts as 0: they are expected to agree with the public), and the reasons of those who moved it.
+/// What the watchers' tastes do to one movie: the mean of their genre shifts (a watcher with no taste for its
+/// genres counts as 0: they are expected to rate it at their lean), the mean of their leans, and the reasons that
+/// earn their words. The predicted rating is the base plus both; only `shift` differs from movie to movie.
 public struct TasteEffect: Sendable, Equatable {
     public var shift: Double
-    /// "Claire rates Animation 1.2 above TMDB (9 films)", one for each watcher whose shift rounds to 0.1 or more.
+    /// The same for every movie the same watchers see: it moves the predicted rating, never the order.
+    public var lean: Double = 0
+    /// "Claire rates animation higher than usual (12 films, +0.4)": one for each genre that lifts the movie.
     public var notes: [String]
+
+    /// A reason rests on at least this many of a watcher's films: a shift from one or two ratings is mostly the
+    /// noise of those ratings (a single film 2 points apart read as "rates Horror 0.2 above" on every card).
+    public static let noteFilms = 5
+    /// And moves the movie's predicted rating by at least this much: smaller moves reorder little and say less
+    /// than the TMDB figure beside them.
+    public static let noteMove = 0.3
 
     public static func of(_ genres: [String], tastes: [MemberTaste]) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
@@ -96,21 +121,52 @@ public struct TasteEffect: Sendable, Equatable {
 
     /// `of(_:tastes:)` for the genres' names already folded (`TitleKey.make`). Without `notes`, the shift alone:
     /// ranking needs it for every candidate and the notes only for the picks shown, and writing a note (its
-    /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking
-    ///.
+    /// `String(format:)`) for each watcher of each of 900 candidates cost more than the rest of the ranking.
     public static func of(keys: Set<String>, tastes: [MemberTaste], notes wanted: Bool = true) -> TasteEffect {
         guard !tastes.isEmpty else { return TasteEffect(shift: 0, notes: []) }
-        var total = 0.0
-        var notes: [String] = []
+        let total = tastes.map { $0.shift(forKeys: keys).value }.reduce(0, +)
+        let shift = total / Double(tastes.count)
+        return TasteEffect(
+            shift: shift, lean: tastes.map(\.lean).reduce(0, +) / Double(tastes.count),
+            notes: wanted ? notes(keys: keys, tastes: tastes) : [])
+    }
+
+    /// Each genre's part of the combined shift, as the score counts it: a watcher's genre shift divided among the
+    /// genres of the movie they have rated and among the watchers. A genre gets a note when its part, from the
+    /// watchers with enough films of it, lifts the movie by `noteMove` or more and the genre's whole part (any
+    /// watcher who likes it less included) lifts it too: a reason says why the movie ranks higher, never against.
+    static func notes(keys: Set<String>, tastes: [MemberTaste]) -> [String] {
+        var parts: [String: (genre: String, net: Double, named: [(member: String, films: Int, part: Double)])] = [:]
         for taste in tastes {
-            let (value, strongest) = taste.shift(forKeys: keys)
-            total += value
-            guard wanted, let strongest, (abs(strongest.shift) * 10).rounded() >= 1 else { continue }
-            let size = String(format: "%.1f", abs(strongest.shift))
-            notes.append(
-                "\(taste.member) rates \(strongest.genre) \(size) \(strongest.shift > 0 ? "above" : "below") TMDB "
-                    + "(\(strongest.films) film\(strongest.films == 1 ? "" : "s"))")
+            let known = keys.compactMap { key in taste.genres[key].map { (key, $0) } }
+            for (key, genre) in known {
+                let part = genre.shift / Double(known.count) / Double(tastes.count)
+                var entry = parts[key] ?? (genre.genre, 0, [])
+                entry.net += part
+                if genre.films >= noteFilms, part > 0 { entry.named.append((taste.member, genre.films, part)) }
+                parts[key] = entry
+            }
         }
-        return TasteEffect(shift: total / Double(tastes.count), notes: notes)
+        let lifts = parts.values.compactMap { entry -> (size: Double, text: String)? in
+            let size = min(entry.named.map(\.part).reduce(0, +), entry.net)
+            // Compared as shown, to a tenth: a note never reads "+0.3" for a lift of 0.29.
+            guard !entry.named.isEmpty, (size * 10).rounded() >= noteMove * 10 else { return nil }
+            let who = MovieNight.names(entry.named.map(\.member))
+            let films = MovieNight.names(entry.named.map { "\($0.films)" })
+            let verb = entry.named.count == 1 ? "rates" : "rate"
+            return (
+                size,
+                "\(who) \(verb) \(spoken(entry.genre)) higher than usual (\(films) films, "
+                    + "+\(String(format: "%.1f", size)))"
+            )
+        }
+        return lifts.sorted { ($0.size, $1.text) > ($1.size, $0.text) }.map(\.text)
+    }
+
+    /// "Science Fiction" as said in a sentence, "science fiction"; a word in capitals ("TV") stays.
+    public static func spoken(_ genre: String) -> String {
+        genre.split(separator: " ").map { word in
+            word.dropFirst().contains { $0.isUppercase } ? String(word) : word.lowercased()
+        }.joined(separator: " ")
     }
 }

@@ -80,7 +80,7 @@ public struct Suggestion: Sendable, Equatable {
     public var weighted: Double?
     public var because: [SuggestionSeed]
     public var why: String
-    /// "Claire rates Horror 2.0 below TMDB (12 films)", for each watcher whose taste moved it.
+    /// "Claire rates animation higher than usual (12 films, +0.6)", for each genre that lifts it.
     public var taste: [String] = []
 }
 

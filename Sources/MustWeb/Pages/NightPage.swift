@@ -151,7 +151,7 @@ struct NightPage: Sendable {
     }
 
     /// The card's reason, written for people: "Ann and Bob keep it · 8.1 from 29.5k votes, up 0.2 this week ·
-    /// Claire rates Animation 1.2 above TMDB (9 films)". The command's reason keeps TMDB's figures as sent.
+    /// Claire rates animation higher than usual (9 films, +0.6)". The command's reason keeps TMDB's figures as sent.
     static func reason(_ pick: NightPick) -> String {
         let movie = pick.candidate
         var parts = [MovieNight.names(movie.keptBy) + (movie.keptBy.count == 1 ? " keeps it" : " keep it")]

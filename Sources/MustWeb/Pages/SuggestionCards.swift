@@ -62,7 +62,7 @@ struct SuggestionCard: Sendable {
     }
 
     /// "Because Claire loved Spirited Away (9) and Sofia loved My Neighbor Totoro (10) · 8.5 from 4k votes · Claire
-    /// rates Animation 1.2 above TMDB (9 films)".
+    /// rates animation higher than usual (9 films, +0.6)".
     static func reason(_ suggestion: Suggestion) -> String {
         let because = Suggestions.because(suggestion.because)
         var parts = [because.prefix(1).uppercased() + because.dropFirst()]
