@@ -18,10 +18,10 @@ struct PickCommand: AsyncParsableCommand {
             family.region; the strictest of it and the members' own limits applies, and a movie with no \
             certification there is left out unless --include-unrated), --streaming (on one of family.services by \
             subscription, free or with ads), --genre (any of those given). Each reason names what was used.
-            Each member's taste moves the weighted rating: from their own ratings, how far they rate each genre \
-            above or below TMDB, shrunk toward nothing for a genre they rated few movies of and bounded to 2 \
-            points; the picks go by the mean of the watchers' predicted ratings, and the reason says whose taste \
-            moved a pick. --no-taste ranks by the weighted rating alone. Each line ends with the runtime, the \
+            Each member's taste moves the rating: from their own ratings, how they rate overall against TMDB (their \
+            lean) and how far they rate each genre beyond that lean, each shrunk toward nothing when it rests on few \
+            movies and bounded to 2 points; the picks go by the mean of the watchers' predicted ratings, and a \
+            reason names a genre that lifted a pick by 0.3 or more from at least 5 of a watcher's films. --no-taste ranks by the weighted rating alone. Each line ends with the runtime, the \
             certification and where it streams for the family.
             """
     )

@@ -37,10 +37,9 @@ public struct MemberTaste: Sendable, Equatable {
     /// beyond the lean.
     public var genres: [String: GenreTaste]
 
-    /// Pseudo-films of no departure added to each genre. Chosen with `contrib/benchmarks/taste` (see
-    /// docs/movie-night.md): of 1, 2, 5, 10 and 20, on its synthetic held-out ratings, 5 is the one that beats the
-    /// weighted rating alone on both figures (less shrinking lowers the error further but ranks worse; more ranks
-    /// a little better but errs more).
+    /// Pseudo-films of no departure added to each genre beyond the lean. 5, as chosen for the plain offsets before
+    /// the lean existed (of 1, 2, 5, 10 and 20 on `contrib/benchmarks/taste`'s synthetic set); with the lean, the
+    /// five-fold figures in docs/performance.md ("Taste") are for this value, not yet tuned on real exports.
     public static let shrink = 5.0
     /// Pseudo-films of no lean: a member with a handful of ratings is taken to rate as the public does. The lean
     /// rests on all their films, so it needs less shrinking than a genre; 5 as well (docs/performance.md).
