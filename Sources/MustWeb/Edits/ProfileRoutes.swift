@@ -93,16 +93,7 @@ enum ProfileRoutes {
         return (token.csrfToken, "\(chooserCookie)=\(token.value); Path=/; HttpOnly; SameSite=Strict" + secure)
     }
 
-    static func cookie(_ headers: HTTPFields) -> SessionToken? {
-        for field in headers[values: .cookie] {
-            for pair in field.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == chooserCookie else { continue }
-                if let token = SessionToken(cookie: parts[1].trimmingCharacters(in: .whitespaces)) { return token }
-            }
-        }
-        return nil
-    }
+    static func cookie(_ headers: HTTPFields) -> SessionToken? { WebEdits.token(cookie: chooserCookie, in: headers) }
 }
 
 extension WebPath {

@@ -149,11 +149,14 @@ extension WebEdits {
     }
 
     /// The session token from the `Cookie` headers, if one has the shape of a token.
-    static func sessionCookie(_ headers: HTTPFields) -> SessionToken? {
+    static func sessionCookie(_ headers: HTTPFields) -> SessionToken? { token(cookie: cookieName, in: headers) }
+
+    /// The first cookie of this name whose value has the shape of a token.
+    static func token(cookie name: String, in headers: HTTPFields) -> SessionToken? {
         for field in headers[values: .cookie] {
             for pair in field.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName else { continue }
+                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name else { continue }
                 if let token = SessionToken(cookie: parts[1].trimmingCharacters(in: .whitespaces)) { return token }
             }
         }
