@@ -110,8 +110,9 @@ mustc night "Up" Sofia Leo
 mustc watched Sofia "Up" --rating 9
 mustc nights
 # Sofia loved Up: a fetch that runs (forced here; the timer's next due one otherwise) then asks TMDB what it
-# recommends after it, and the details of the best, and /night shows "Something new".
-stub_control "recommend?id=14160&ids=841,420818,603692"
+# recommends after it, and the details of the best, and /night shows "Something new". The best of these two is Dune
+# (1984), rated PG: within Leo's PG-13, so the whole family's night (the README's picture) suggests it.
+stub_control "recommend?id=14160&ids=841,603692"
 mustc fetch --force
 mustc suggest Claire Daniel Sofia Leo
 mustc pick Claire Daniel Sofia Leo --count 3
