@@ -85,6 +85,10 @@ import Testing
         for untrusted in ["11.0.0.1", "192.168.1.128", "fe80::1", "::2", "::ffff:11.0.0.1", "fc00::1", "garbage"] {
             #expect(!network.trusts(untrusted), "\(untrusted)")
         }
+        // An IPv4-mapped network is the IPv4 one, for both kinds of peer.
+        let mapped = try Self.proxy(["::ffff:10.0.0.0/104"])
+        #expect(mapped.trusts("10.9.8.7") && mapped.trusts("::ffff:10.9.8.7") && !mapped.trusts("11.0.0.1"))
+        #expect(AddressRange("::ffff:10.0.0.0/95") == nil)
         // A bare address is one host.
         let host = try Self.proxy(["192.168.1.20"])
         #expect(host.trusts("192.168.1.20") && !host.trusts("192.168.1.21"))

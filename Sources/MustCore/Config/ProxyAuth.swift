@@ -37,11 +37,14 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let bytes = Self.bytes(of: String(parts[0])) else { return nil }
+        // An IPv4-mapped network (::ffff:10.0.0.0/104) is the IPv4 one: its prefix counts the 96 bits of the mapping.
+        let mapped = bytes.count == 4 && parts[0].contains(":")
         var prefix = bytes.count * 8
         if parts.count == 2 {
-            guard parts[1].count <= 3, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let bits = Int(parts[1]),
-                bits <= bytes.count * 8
+            guard parts[1].count <= 3, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let written = Int(parts[1])
             else { return nil }
+            let bits = mapped ? written - 96 : written
+            guard (0...bytes.count * 8).contains(bits) else { return nil }
             prefix = bits
         }
         (network, self.prefix, description) = (bytes, prefix, text)
