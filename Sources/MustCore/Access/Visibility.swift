@@ -69,11 +69,7 @@ extension Store {
     public func visibility(_ audience: Audience, region: String) throws(StoreError) -> Visibility {
         guard let limit = audience.limit else { return .everyone }
         return try read { db in
-            let order = try Row.fetchAll(
-                db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ?", arguments: [region]
-            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
-            // A limit the region's list lacks admits nothing, as a pick's does.
-            let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
+            let (order, limitRank) = try Self.order(db, region: region, limit: limit)
             var (local, remote, posters, hidden) = (Set<Int64>(), Set<Int>(), Set<String>(), Set<String>())
             // A certification read for another region is unknown here, as a pick reads it (Store+PickLibrary).
             let rows = try Row.fetchCursor(
@@ -104,10 +100,7 @@ extension Store {
     /// Whether a suggestion's poster may be shown under `limit`: its movie's certification is known and within it.
     public func suggestionPosterAdmitted(_ fileName: String, limit: String, region: String) throws(StoreError) -> Bool {
         try read { db in
-            let order = try Row.fetchAll(
-                db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ?", arguments: [region]
-            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
-            let limitRank = NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0
+            let (order, limitRank) = try Self.order(db, region: region, limit: limit)
             // As for a library movie: a certification read for another region is unknown here.
             let certifications = try String?.fetchAll(
                 db,
@@ -120,5 +113,14 @@ extension Store {
                 certification.flatMap { NightFilters.rank(of: $0, in: order) }.map { $0 <= limitRank } ?? false
             }
         }
+    }
+
+    /// The region's order and the limit's rank in it. A limit the region's list lacks admits nothing, as a pick's
+    /// does.
+    private static func order(_ db: Database, region: String, limit: String) throws
+        -> (order: [RegionCertification], limitRank: Int)
+    {
+        let order = try certificationOrder(db, region: region)
+        return (order, NightFilters.rank(of: TMDBText.line(limit), in: order) ?? 0)
     }
 }

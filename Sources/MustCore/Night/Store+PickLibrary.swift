@@ -33,12 +33,7 @@ extension Store {
                 members: members.map(\.name), candidates: candidates, prior: try Self.nightPrior(db))
             library.ageLimits = named.limits
             if taste { library.tastes = try members.map { try Self.taste(db, memberId: $0.id, name: $0.name) } }
-            if let region {
-                library.certifications = try Row.fetchAll(
-                    db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank",
-                    arguments: [region]
-                ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
-            }
+            if let region { library.certifications = try Self.certificationOrder(db, region: region) }
             return library
         }
     }

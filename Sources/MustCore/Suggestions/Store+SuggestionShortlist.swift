@@ -31,10 +31,7 @@ extension Store {
                 library.ageLimits[member.name] = limit
             }
         }
-        library.certifications = try Row.fetchAll(
-            db, sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank",
-            arguments: [region]
-        ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
+        library.certifications = try Self.certificationOrder(db, region: region)
         return library
     }
 

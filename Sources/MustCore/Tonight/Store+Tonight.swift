@@ -167,13 +167,16 @@ extension Store {
 
     /// The region's certifications in TMDB's order, as kept; empty when never asked.
     public func certificationOrder(region: String) throws(StoreError) -> [RegionCertification] {
-        try read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank, certification",
-                arguments: [region]
-            ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
-        }
+        try read { db in try Self.certificationOrder(db, region: region) }
+    }
+
+    /// The one read of a region's kept order, for the picks, the suggestions, a kid's share and the settings.
+    static func certificationOrder(_ db: Database, region: String) throws -> [RegionCertification] {
+        try Row.fetchAll(
+            db,
+            sql: "SELECT certification, rank FROM certificationOrder WHERE region = ? ORDER BY rank, certification",
+            arguments: [region]
+        ).map { RegionCertification(certification: $0["certification"], order: $0["rank"]) }
     }
 
 }
