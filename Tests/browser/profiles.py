@@ -53,6 +53,8 @@ def run(borrow, arguments):
                             "scrollWidth": laid["widths"][0], "clientWidth": laid["widths"][1],
                             "small": laid["small"], "h1": laid["h1"], "buttons": laid["buttons"],
                             "dialog": dialog_opened(driver), "consoleErrors": errors})
+            # The names are text: no member's name became an element.
+            result["images"] = driver.execute_script("return document.images.length;")
         finally:
             driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": injected})
         scheme(driver, "light")

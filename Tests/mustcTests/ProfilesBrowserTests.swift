@@ -12,7 +12,11 @@ import Testing
         defer { stub.stop() }
         try SharedBrowser.shared.warm()
         let mustc = MustcBinary(stub: stub)
-        for arguments in [["add", "Ann", "Up"], ["add", "Leo", "Up"], ["member", "Leo", "--kid"]] {
+        // A member named like markup: the chooser shows the name as text, and nothing runs.
+        let hostile = "<img src=x onerror=alert(1)>Zoë"
+        for arguments in [
+            ["add", "Ann", "Up"], ["add", "Leo", "Up"], ["member", "Leo", "--kid"], ["add", hostile, "Up"],
+        ] {
             let outcome = try await mustc.run(arguments)
             #expect(outcome.status == 0, "\(arguments): \(outcome.all)")
         }
@@ -23,6 +27,7 @@ import Testing
 
         let visits = try #require(result["visits"] as? [[String: Any]])
         #expect(visits.count == 8, "/profiles and / at two widths in two schemes")
+        #expect(result["images"] as? Int == 0, "a member's name made an image")
         for visit in visits {
             let name = "\(visit["url"] ?? "?") at \(visit["width"] ?? 0) px, \(visit["scheme"] ?? "")"
             #expect(visit["error"] is NSNull || visit["error"] == nil, "\(name): axe failed \(visit["error"] ?? "")")
@@ -35,7 +40,8 @@ import Testing
             #expect((visit["small"] as? [String]) == [], "\(name): targets under 44 px: \(visit["small"] ?? "")")
             #expect(visit["h1"] as? String == "Who's watching?", "\(name)")
             let buttons = visit["buttons"] as? [String] ?? []
-            #expect(buttons.count == 3 && buttons.contains { $0.contains("Leo") }, "\(name): \(buttons)")
+            #expect(buttons.count == 4 && buttons.contains { $0.contains("Leo") }, "\(name): \(buttons)")
+            #expect(buttons.contains { $0.contains(hostile) }, "\(name): the hostile name is not shown as text")
             #expect(visit["dialog"] as? Bool == false && visit["consoleErrors"] as? [String] == [], "\(name)")
         }
         let keyboard = try #require(result["keyboard"] as? [String: Any])
