@@ -125,11 +125,12 @@ podman image exists "$image" || die "contrib/release.sh --image made no $image"
 say "sizes: tarball $(du -h "$tarball" | cut -f1), .deb $(du -h "$deb" | cut -f1)"
 
 # --- the TMDB stub, on loopback -----------------------------------------------------------------------------
-swift build --product tmdb-stub >"$tmp/stub-build.log" 2>&1 || {
+# The test build's (contrib/test.sh), which CI has just made: no build of its own.
+stub_binary=$(contrib/test.sh --product tmdb-stub 2>"$tmp/stub-build.log" | tail -n 1) || {
     tail -n 20 "$tmp/stub-build.log" >&2
-    die "swift build --product tmdb-stub failed"
+    die "contrib/test.sh --product tmdb-stub failed"
 }
-"$(swift build --show-bin-path)/tmdb-stub" --port 0 >"$tmp/stub.url" &
+"$stub_binary" --port 0 >"$tmp/stub.url" &
 stub=$!
 for _ in $(seq 100); do [[ -s $tmp/stub.url ]] && break; sleep 0.1; done
 [[ -s $tmp/stub.url ]] || die "tmdb-stub printed no URL within 10 s"

@@ -1,6 +1,7 @@
 import Foundation
-import MustCore
 import Testing
+
+@testable import MustCore
 
 /// The sign-in's pure parts, with the time passed in: the attempt limiter, session expiry, tokens and the CSRF
 /// check.
@@ -90,6 +91,20 @@ import Testing
                 == stale)
     }
 
+    /// 10 unless a debug build's test command asks for less: never more, never below bcrypt's 4, never for text.
+    @Test func theWorkFactorIsTenUnlessTheTestCommandOfADebugBuildLowersIt() {
+        #expect(FamilyPassword.cost == 10)
+        #expect(FamilyPassword.workFactor(environment: [:]) == 10)
+        for refused in ["3", "11", "ten", "", "-4"] {
+            #expect(FamilyPassword.workFactor(environment: ["MUSTC_TEST_BCRYPT_COST": refused]) == 10)
+        }
+        #if DEBUG
+            #expect(FamilyPassword.workFactor(environment: ["MUSTC_TEST_BCRYPT_COST": "4"]) == 4)
+        #else
+            #expect(FamilyPassword.workFactor(environment: ["MUSTC_TEST_BCRYPT_COST": "4"]) == 10)
+        #endif
+    }
+
     @Test func thePasswordMustFitBcryptAndOnlyItsHashMatches() throws {
         #expect(throws: FamilyPassword.Problem.tooShort) { try FamilyPassword.validate("short") }
         #expect(throws: FamilyPassword.Problem.tooLong) {
@@ -97,7 +112,10 @@ import Testing
         }
         #expect(throws: FamilyPassword.Problem.controlCharacters) { try FamilyPassword.validate("tab\there ok") }
         let hash = FamilyPassword.hash("popcorn on sunday")
-        #expect(hash.hasPrefix("$2b$10$") && !hash.contains("popcorn"))
+        #expect(hash.hasPrefix(String(format: "$2b$%02d$", FamilyPassword.workFactor)) && !hash.contains("popcorn"))
+        let full = FamilyPassword.hash("popcorn on sunday", factor: FamilyPassword.cost)
+        #expect(full.hasPrefix("$2b$10$") && FamilyPassword.verify("popcorn on sunday", hash: full))
+        #expect(!FamilyPassword.verify("popcorn on monday", hash: full))
         #expect(FamilyPassword.verify("popcorn on sunday", hash: hash))
         #expect(!FamilyPassword.verify("popcorn on monday", hash: hash))
         #expect(FamilyPassword.hash("popcorn on sunday") != hash)  // salted

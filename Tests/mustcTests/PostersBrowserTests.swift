@@ -73,7 +73,7 @@ import Testing
         let database = directory + "/mustc.sqlite"
         var mustc = try await Self.family(stub, environment: ["MUSTC_DATABASE": database])
         let binary = scratch.file("mustc")
-        try MustcBinary.copy(to: binary)
+        try MustcBinary.link(to: binary)
         for file in [database, database + "-wal", database + "-shm"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file)
         }

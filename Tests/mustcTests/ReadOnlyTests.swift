@@ -19,12 +19,12 @@ struct ReadOnlyTests {
 
     init() throws {
         var writer = MustcBinary()
-        // The database in a directory of its own, so that the test can make it read-only; the binary copied
+        // The database in a directory of its own, so that the test can make it read-only; the binary linked
         // next to it, since nobody may not be able to reach the build directory.
         directory = writer.home.file("db")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         binaryCopy = writer.home.file("mustc")
-        try MustcBinary.copy(to: binaryCopy)
+        try MustcBinary.link(to: binaryCopy)
         writer.environment["MUSTC_DATABASE"] = directory + "/mustc.sqlite"
         mustc = writer
         var reader = writer

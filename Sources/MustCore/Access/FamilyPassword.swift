@@ -8,6 +8,20 @@ public enum FamilyPassword {
     /// of 5, debug build, the 2-core machine at load 11); a guess costs an attacker as much per try, and the page
     /// allows 5 wrong ones a minute from one address.
     static let cost: UInt8 = 10
+    /// The factor new hashes are made with: `cost`. A debug build alone also reads `MUSTC_TEST_BCRYPT_COST`, which
+    /// the README's test command sets to 4, bcrypt's least: a hash is then 64 times cheaper (bcrypt had been a
+    /// tenth of the suite's CPU). A release build never reads it; a hash keeps its own factor, so `verify` is the
+    /// same either way.
+    static let workFactor = workFactor(environment: ProcessInfo.processInfo.environment)
+
+    static func workFactor(environment: [String: String]) -> UInt8 {
+        #if DEBUG
+            if let text = environment["MUSTC_TEST_BCRYPT_COST"], let asked = UInt8(text), (4...cost).contains(asked) {
+                return asked
+            }
+        #endif
+        return cost
+    }
     /// bcrypt reads at most 72 bytes: a longer password would be cut without a word, so it is refused.
     public static let maxBytes = 72
     public static let minCharacters = 8
@@ -58,9 +72,9 @@ public enum FamilyPassword {
         if let name = memberNames.first(where: { key($0) == typed }) { throw .memberName(name) }
     }
 
-    public static func hash(_ password: String) -> String {
-        Bcrypt.hash(password, cost: cost)
-    }
+    public static func hash(_ password: String) -> String { hash(password, factor: workFactor) }
+
+    static func hash(_ password: String, factor: UInt8) -> String { Bcrypt.hash(password, cost: factor) }
 
     /// `verify` for a secret checked by its own rules (a profile's PIN), hashed with `hash`.
     static func verifyAnyText(_ text: String, hash: String) -> Bool { Bcrypt.verify(text, hash: hash) }
