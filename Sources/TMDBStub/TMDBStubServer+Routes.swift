@@ -187,11 +187,8 @@ extension TMDBStubServer {
             return Self.error(404, code: 34, "The resource you requested could not be found.")
         }
         changeLog.answered(id, at: Date())
-        var fields = movie.details
         let extras = extrasUnlocked(for: movie)
-        fields["runtime"] = extras.runtime ?? NSNull()
-        fields["genres"] = extras.genresField
-        var body = Self.json(fields).body
+        var body = detailsUnlocked(movie, extras: extras)
         // The blocks are serialised once per movie and spliced in: building 80 KB of JSON for every answer, under
         // the stub's one lock, held a 5,000-movie forced fetch to 70 answers a second.
         for block in ["release_dates", "watch/providers"] where blocks.contains(block) && body.last == UInt8(ascii: "}")
