@@ -75,9 +75,17 @@ import Testing
         let clock = ContinuousClock()
         for (name, shape) in [("64 deep", deep), ("flat numbers", flat)] {
             let (large, small) = (shape(2_000_000), shape(20_000))
-            let reader = try clock.measure { _ = try JSONReader.parse(large) }
-            let readerSmall = try clock.measure { _ = try JSONReader.parse(small) }
-            let decoder = try clock.measure { _ = try JSONDecoder().decode(TriedValue.self, from: small) }
+            var (read, readSmall, decoded): (JSONValue?, JSONValue?, TriedValue?) = (nil, nil, nil)
+            let reader = try clock.measure { read = try JSONReader.parse(large) }
+            let readerSmall = try clock.measure { readSmall = try JSONReader.parse(small) }
+            let decoder = try clock.measure { decoded = try JSONDecoder().decode(TriedValue.self, from: small) }
+            // Read whole, and the same tree as JSONDecoder's.
+            if case .array(let items) = read {
+                #expect(items.count == large.filter { $0 == UInt8(ascii: ",") }.count + 1)
+            } else {
+                Issue.record("\(name): not an array")
+            }
+            #expect(decoded?.json == readSmall, "\(name)")
             print(
                 "\(name): JSONReader \(reader) for \(large.count) bytes, \(readerSmall) for \(small.count); "
                     + "JSONDecoder trying each kind \(decoder) for \(small.count)")
@@ -88,6 +96,17 @@ import Testing
 /// JSON decoded the way mustc did before `JSONReader`: each kind tried in turn through JSONDecoder.
 private enum TriedValue: Decodable {
     case null, bool(Bool), number(Double), string(String), array([TriedValue]), object([String: TriedValue])
+
+    var json: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let value): .number(value)
+        case .string(let value): .string(value)
+        case .array(let values): .array(values.map(\.json))
+        case .object(let fields): .object(fields.mapValues(\.json))
+        }
+    }
 
     init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
