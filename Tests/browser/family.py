@@ -4,9 +4,9 @@ Usage: family.py PLAN_JSON
 PLAN_JSON names the server (`base`), the family password, the pages to sweep, the member pages to read and the
 edits to make. Every page is checked at 360 and 1280 px, light and dark, signed out and signed in; axe-core runs on
 each (target-size included) and the rules it checked are printed. The signed-out and signed-in sweeps run side by
-side in two Chromiums (the shared ones of host.py, under the tests). Then, signed in at 360 px, the edits are made
-from the cards. One JSON object is printed; the Swift test (FamilyPageTests) judges it against the binary's own
-`ratings --format json`.
+side in two Chromiums (the shared ones of host.py, under the tests); beside them, in a third, signed in at 360 px,
+the edits are made from the cards on `editBase`, a second server over a copy of the family's database. One JSON
+object is printed; the Swift test (FamilyPageTests) judges it against the binary's own `ratings --format json`.
 """
 
 import concurrent.futures
@@ -15,7 +15,6 @@ import importlib.util
 import json
 import os
 import sys
-import threading
 import time
 
 from selenium.webdriver.common.by import By
@@ -347,8 +346,8 @@ def signed_out(borrow, plan, source):
     return result
 
 
-def signed_in(borrow, plan, source, swept):
-    """The signed-in sweep; then, once `swept` (the signed-out reads are done), the edits from the cards."""
+def signed_in(borrow, plan, source):
+    """The signed-in sweep."""
     result = {"visits": []}
     asked = time.monotonic()
     with borrow(360, 900, first=True) as driver:
@@ -357,9 +356,19 @@ def signed_in(borrow, plan, source, swept):
         sign_in(driver, plan["base"], plan["password"])
         sweep(driver, plan, source, True, result)
         result["sweptAfter"] = time.monotonic() - started
-        swept.wait()
+    return result
+
+
+def editing(borrow, plan):
+    """Signed in at 360 px, the edits from the cards, on `editBase`: a second server over a copy of the family's
+    database, so that they change nothing the sweeps read and need not wait for them."""
+    result = {}
+    with borrow(360, 900, first=True) as driver:
+        started = time.monotonic()
+        edited = dict(plan, base=plan["editBase"])
+        sign_in(driver, edited["base"], plan["password"])
         try:
-            result["edits"] = edits(driver, plan)
+            result["edits"] = edits(driver, edited)
         except Exception as error:  # the page the edits stopped on, to say why
             result["edits"] = {"error": (repr(error) + " " + str(getattr(error, "msg", "") or ""))[:300],
                                "url": driver.current_url,
@@ -369,27 +378,21 @@ def signed_in(borrow, plan, source, swept):
 
 
 def run(borrow, arguments):
-    """The two sweeps run side by side, each in its own Chromium (a core each); the edits wait for the signed-out
-    reads, which they would change. Each sweep's seconds count from when it had its Chromium."""
+    """The two sweeps and the edits run side by side, each in its own Chromium; the edits on a copy of the database
+    (`editBase`). Each part's seconds count from when it had its Chromium."""
     plan = json.loads(arguments[0])
     source = axe_source()
-    swept = threading.Event()
 
-    def outside():
-        try:
-            return signed_out(borrow, plan, source)
-        finally:
-            swept.set()
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        out, inside = pool.submit(outside), pool.submit(signed_in, borrow, plan, source, swept)
-        first, second = out.result(), inside.result()
-    result = {**first, "edits": second["edits"], "visits": first["visits"] + second["visits"],
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        out, inside = pool.submit(signed_out, borrow, plan, source), pool.submit(signed_in, borrow, plan, source)
+        changing = pool.submit(editing, borrow, plan)
+        first, second, third = out.result(), inside.result(), changing.result()
+    result = {**first, "edits": third["edits"], "visits": first["visits"] + second["visits"],
               "rules": sorted(set(first.get("rules", [])) | set(second.get("rules", []))),
               "axeVersion": first.get("axeVersion") or second.get("axeVersion"),
               # Seconds from each Chromium's start, and in axe-core, for the test's printed figures.
               "timing": {"signedOutSwept": first.get("sweptAfter"), "signedOutRead": first.get("readAfter"),
-                         "signedInSwept": second.get("sweptAfter"), "edited": second.get("editedAfter"),
+                         "signedInSwept": second.get("sweptAfter"), "edited": third.get("editedAfter"),
                          "axe": first.get("axeSeconds", 0) + second.get("axeSeconds", 0),
                          "axeDark": first.get("axeDarkSeconds", 0) + second.get("axeDarkSeconds", 0),
                          "loads": first.get("loadSeconds", 0) + second.get("loadSeconds", 0),
