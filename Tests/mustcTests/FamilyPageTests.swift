@@ -4,8 +4,8 @@ import Testing
 
 /// The family's pages as a family member meets them, through the built binary
 /// and a real headless Chromium: `Tests/browser/family.py` sweeps every page at 360 and 1280 px, light and dark,
-/// signed out and in, with axe-core, reads the cards, pages through 200 movies, and edits from the cards. This
-/// test judges what it found against `mustc ratings --format json`.
+/// signed out and in, with axe-core, reads the cards, pages through 200 movies, and beside that edits from the cards
+/// on a copy of the database served apart. This test judges what it found against `mustc ratings --format json`.
 @Suite(.serialized) struct FamilyPageTests {
     static let hostileId = 900_010
     static let hostileTitle = "Evil\u{202E}gnp.exe"
