@@ -12,7 +12,7 @@
 # 3. `swift test`, with MUSTC_TEST_PYTHON pointing the browser tests at the venv's python, built in a directory of
 #    its own, .build-test, with the optimizer on (-O for Swift, -O2 for C) and the debug build's checks kept
 #    (DEBUG, @testable). Measured side by side on the 2-core machine (docs/performance.md, "The test suite"): the
-#    suite ran in 0.78 of the unoptimized build's seconds; a build from nothing took 485 s instead of 265, and a
+#    suite ran in 0.78 of the unoptimized build's seconds; a build from nothing took 485-521 s instead of 265, and a
 #    one-file change about the same 12 s. MUSTC_TEST_BCRYPT_COST=4 makes the passwords' and PINs' bcrypt 64 times
 #    cheaper (a debug build alone reads it: FamilyPassword.workFactor).
 set -euo pipefail
