@@ -116,4 +116,17 @@ import Testing
         #expect(try await loop.perform(request("movie/194")).status == 200)
         #expect(stub.requestCount == 2)
     }
+
+    /// A command run inside a longer-lived process (the tests' in-process `fetch`) leaves no thread or connection
+    /// behind: once its transport is gone, the loop's thread stops without waiting out its idle time (this clock
+    /// never moves, so it would wait for ever), and the loop, whose `deinit` closes the connections, goes with it.
+    @Test func theLoopEndsWithItsTransport() async throws {
+        var stack: HTTPStack? = CurlTransport.stack(maxConnections: 2, time: .test(TestClock<Duration>()))
+        weak let loop = stack?.executor as? CurlLoop
+        #expect(try await stack?.transport(request("movie/194")).status == 200)
+        #expect(loop?.threadRunning == true)
+        stack = nil
+        await Poll.until(within: .seconds(60), every: .milliseconds(20)) { loop == nil }
+        #expect(loop == nil, "the loop outlived its transport")
+    }
 }

@@ -117,10 +117,9 @@ struct MustcBinary: Sendable {
     /// How `run` runs a command: inside the test's process (`InProcess`), where only the command's output and exit
     /// code are the subject, or through the built binary, where the process is (what it inherits, how it exits, the
     /// binary itself). `start` always starts the binary, and so does `run` for `serve`, for another `executable`
-    /// (a copy, `script`, `setpriv`, a shell), and when this is `.binary`; and for `fetch`, whose HTTP loop
-    /// (`CurlLoop`) keeps its thread and connections for 5 idle seconds after the command: in the test process,
-    /// the suite's fetches held hundreds of descriptors at once, and Foundation's `Process.run()` crashes past about
-    /// 1,300 (see `writeExecutable`'s and ChildLaunch's notes).
+    /// (a copy, `script`, `setpriv`, a shell), and when this is `.binary`. A `fetch` runs here too: its HTTP loops
+    /// stop with the command (`CurlLoop.abandon`), where they had kept their threads and connections for 5 idle
+    /// seconds, and the suite's fetches had held hundreds of descriptors at once in this process.
     enum Through: Sendable { case inProcess, binary }
     var through = Through.inProcess
 
@@ -134,7 +133,7 @@ struct MustcBinary: Sendable {
     /// Runs to the end, in this process or as the binary (`through`); throws at the deadline.
     @discardableResult
     func run(_ arguments: [String]) async throws -> Outcome {
-        guard through == .inProcess, executable == Self.url, !["serve", "fetch"].contains(arguments.first) else {
+        guard through == .inProcess, executable == Self.url, arguments.first != "serve" else {
             return try await runBinary(arguments)
         }
         return try await InProcess.run(arguments, environment: environment, deadline: Self.deadline)

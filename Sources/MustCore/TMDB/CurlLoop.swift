@@ -38,6 +38,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     private let idleStop: Duration
     /// When the loop was last busy, against `idleStop`.
     private let time: TimeSource
+    /// Set once whoever made the loop has let go of it (`abandon`): the thread then stops as soon as it is idle.
+    private let abandoned = Atomic<Bool>(false)
 
     // Loop thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -70,6 +72,15 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
 
     /// Whether the loop thread is alive; it stops after `idleStop` without work.
     var threadRunning: Bool { inbox.withLock { $0.loopThread != nil } }
+
+    /// No more requests will come: the thread stops once idle rather than after `idleStop`, and with its last
+    /// reference gone the loop closes its connections (`deinit`). A command run inside a longer-lived process (the
+    /// tests' `fetch`) so leaves no thread or connection behind it; in the binary the process ends anyway. Work
+    /// that still comes starts the thread again, as after an idle stop.
+    func abandon() {
+        abandoned.store(true, ordering: .relaxed)
+        if let multi { curl_multi_wakeup(multi) }
+    }
 
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         if let setupFailure { throw TransportError.unreachable(setupFailure) }
@@ -129,7 +140,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         while true {
             let taken = inbox.withLock { inbox -> Work? in
                 let idle = inbox.isEmpty && active.isEmpty
-                if idle && lastBusy.duration(to: time.instant) >= idleStop {
+                if idle && (abandoned.load(ordering: .relaxed) || lastBusy.duration(to: time.instant) >= idleStop) {
                     inbox.loopThread = nil
                     return nil
                 }

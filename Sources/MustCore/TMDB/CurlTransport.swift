@@ -13,7 +13,17 @@ public enum CurlTransport {
     /// The transport with the loop thread as executor, for work that should run where the answers arrive.
     public static func stack(maxConnections: Int = 8, time: TimeSource) -> HTTPStack {
         let loop = CurlLoop(maxConnections: max(maxConnections, 1), time: time)
-        return HTTPStack(transport: { request in try await loop.perform(request) }, executor: loop)
+        let owner = LoopOwner(loop: loop)
+        return HTTPStack(transport: { request in try await owner.loop.perform(request) }, executor: loop)
+    }
+
+    /// Held by the transport alone: when the last copy of it goes, so does the loop's idle wait (`abandon`).
+    private final class LoopOwner: Sendable {
+        let loop: CurlLoop
+
+        init(loop: CurlLoop) { self.loop = loop }
+
+        deinit { loop.abandon() }
     }
 }
 
