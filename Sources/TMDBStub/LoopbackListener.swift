@@ -18,7 +18,25 @@ final class LoopbackListener: @unchecked Sendable {
 
     /// Listens on 127.0.0.1 (`requested` 0 picks a free port) and hands each connection to `serve` on its own
     /// thread; the connection is closed when `serve` returns.
-    init(port requested: UInt16, backlog: Int32, serve: @escaping @Sendable (Int32) -> Void) throws {
+    convenience init(port requested: UInt16, backlog: Int32, serve: @escaping @Sendable (Int32) -> Void) throws {
+        try self.init(bound: Self.bound(port: requested), backlog: backlog, serve: serve)
+    }
+
+    /// Listens on `fd`, a socket from `bound(port:)`, which it now owns.
+    init(bound fd: Int32, backlog: Int32, serve: @escaping @Sendable (Int32) -> Void) throws {
+        guard listen(fd, backlog) == 0 else {
+            let error = errno
+            close(fd)
+            throw StubError.socket("listen", error)
+        }
+        port = Self.port(of: fd)
+        listener = fd
+        Thread { [self] in acceptLoop(fd, serve) }.start()
+    }
+
+    /// A TCP socket bound to 127.0.0.1 and not yet listening: a connection to its port is refused, as to a server
+    /// that is down, and no other socket can take the port while it is held.
+    static func bound(port requested: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StubError.socket("socket", errno) }
         var yes: Int32 = 1
@@ -32,17 +50,21 @@ final class LoopbackListener: @unchecked Sendable {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(fd, backlog) == 0 else {
+        guard bound == 0 else {
+            let error = errno
             close(fd)
-            throw StubError.socket("bind/listen", errno)
+            throw StubError.socket("bind", error)
         }
+        return fd
+    }
+
+    static func port(of fd: Int32) -> UInt16 {
+        var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        Thread { [self] in acceptLoop(fd, serve) }.start()
+        return UInt16(bigEndian: address.sin_port)
     }
 
     var isStopped: Bool { locked { stopped } }

@@ -36,6 +36,8 @@ public final class NotifyStubServer: @unchecked Sendable {
     private var recorded: [Request] = []
     private var faults: [(fault: Fault, times: Int?)] = []
     private var server: LoopbackListener?
+    /// The socket `reserve()` holds, until `start` listens on it.
+    private var reserved: Int32?
     private var nextId = 1
     private var hanging = 0
     private var peakHanging = 0
@@ -53,19 +55,44 @@ public final class NotifyStubServer: @unchecked Sendable {
     /// the other's timeout (a client that gives up closes, which ends its hold).
     public var peakHangingRequests: Int { locked { peakHanging } }
 
-    /// Listens on 127.0.0.1 (`requested` 0 picks a free port; the same one again brings a stopped server back).
+    /// Listens on 127.0.0.1 (`requested` 0 picks a free port; the same one again brings a stopped server back, and
+    /// the port `reserve()` gave brings the server up there).
     public func start(port requested: UInt16 = 0) throws {
-        let started = try LoopbackListener(port: requested, backlog: 64) { [self] in serve($0) }
+        let held = locked { () -> Int32? in
+            guard let reserved, requested != 0, requested == port else { return nil }
+            self.reserved = nil
+            return reserved
+        }
+        let started =
+            try held.map { try LoopbackListener(bound: $0, backlog: 64) { [self] in serve($0) } }
+            ?? LoopbackListener(port: requested, backlog: 64) { [self] in serve($0) }
         locked {
             server = started
             port = started.port
         }
     }
 
+    /// A port for a server that is down until `start(port:)` with it: held bound but not listening, so connections
+    /// to it are refused and no other socket takes it meanwhile. A stopped server's port can be taken, by another
+    /// test's server or any connection's local end, in the seconds a test takes on a loaded machine (seen once:
+    /// "Address already in use" when it came back).
+    public func reserve() throws -> UInt16 {
+        let fd = try LoopbackListener.bound(port: 0)
+        return locked {
+            if let reserved { close(reserved) }
+            reserved = fd
+            port = LoopbackListener.port(of: fd)
+            return port
+        }
+    }
+
     /// Stops listening and cuts every connection, a hanging one too.
     public func stop() { locked { server }?.stop() }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if let reserved { close(reserved) }
+    }
 
     private var isStopped: Bool { locked { server }?.isStopped ?? false }
 

@@ -91,9 +91,7 @@ import Testing
 
     @Test func aServerThatIsDownKeepsTheMessageWhichArrivesOnceWhenItIsBack() async throws {
         let down = NotifyStubServer()
-        try down.start()
-        let port = down.port
-        down.stop()
+        let port = try down.reserve()
         let root = "http://127.0.0.1:\(port)/"
         let ntfy = notifier([destinations(root: root)[1]])
         let first = try await ntfy.send(message)

@@ -122,9 +122,7 @@ import Testing
 
     @Test func aDestinationThatIsDownGetsTheMessageOnceItIsBack() async throws {
         let later = NotifyStubServer()
-        try later.start()
-        let port = later.port
-        later.stop()
+        let port = try later.reserve()
         try writeConfig(root: "http://127.0.0.1:\(port)/")
         try await family()
         stub.update(id: 920_001) { _ in }
