@@ -23,14 +23,15 @@ enum Console {
         Swift.print(text, terminator: terminator)
     }
 
-    /// A line of standard input; a captured command has an empty one, as the binary has under the tests.
+    /// A line of standard input; a captured command's is the input its test gave (none unless it gave some).
     static func readLine(strippingNewline: Bool = true) -> String? {
-        captured == nil ? Swift.readLine(strippingNewline: strippingNewline) : nil
+        guard let captured else { return Swift.readLine(strippingNewline: strippingNewline) }
+        return captured.readLine(strippingNewline: strippingNewline)
     }
 
-    /// All of standard input; empty for a captured command.
+    /// All of standard input; for a captured command, what is left of its test's input.
     static func readToEnd() -> Data {
-        captured == nil ? FileHandle.standardInput.readDataToEndOfFile() : Data()
+        captured?.readToEnd() ?? FileHandle.standardInput.readDataToEndOfFile()
     }
 
     /// Whether the descriptor is a terminal; a captured command's never is.
@@ -47,12 +48,39 @@ enum Console {
     }
 }
 
-/// One command's output and environment, when it runs inside a test's process.
+/// One command's output, input and environment, when it runs inside a test's process.
 final class CapturedConsole: Sendable {
     let environment: [String: String]
     private let bytes = Mutex<(output: Data, error: Data)>((Data(), Data()))
+    /// Standard input not yet read.
+    private let input: Mutex<Data>
 
-    init(environment: [String: String]) { self.environment = environment }
+    init(environment: [String: String], input: Data = Data()) {
+        self.environment = environment
+        self.input = Mutex(input)
+    }
+
+    /// The next line, as Swift's `readLine` reads it from a pipe: nil at the end, "\n" or "\r\n" stripped on request.
+    func readLine(strippingNewline: Bool) -> String? {
+        input.withLock { input -> String? in
+            guard !input.isEmpty else { return nil }
+            let end = input.firstIndex(of: UInt8(ascii: "\n")).map { input.index(after: $0) } ?? input.endIndex
+            var line = Data(input[input.startIndex..<end])
+            input = Data(input[end...])
+            if strippingNewline, line.last == UInt8(ascii: "\n") {
+                line.removeLast()
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            }
+            return String(decoding: line, as: UTF8.self)
+        }
+    }
+
+    func readToEnd() -> Data {
+        input.withLock { input in
+            defer { input = Data() }
+            return input
+        }
+    }
 
     func append(_ data: Data, to stream: Console.Stream) {
         bytes.withLock { bytes in

@@ -40,10 +40,7 @@ import Testing
         stub.update(id: 129) { $0.voteAverage = 8.7 }
         let fetch = try await mustc("fetch", "--force")
         #expect(fetch.status == 0, "\(fetch.all)")
-        let secret = mustc.home.file("password")
-        try (password + "\n").write(toFile: secret, atomically: true, encoding: .utf8)
-        let setting = try mustc.start(["password"], stdin: secret)
-        let (set, _) = await setting.wait(orKillAfter: 60)
+        let set = try await mustc.run(["password"], input: password + "\n")
         #expect(set.status == 0, "\(set.all)")
         return mustc
     }

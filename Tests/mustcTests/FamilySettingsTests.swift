@@ -75,9 +75,7 @@ import Testing
         #expect(try await mustc("add", "Claire", "Up", "My Neighbor Totoro").status == 0)
         #expect(try await mustc("add", "Leo", "Spirited Away").status == 0)
         #expect(try await mustc("fetch").status == 0)
-        let input = mustc.home.file("password")
-        try "popcorn on sunday\n".write(toFile: input, atomically: true, encoding: .utf8)
-        #expect(await (try mustc.start(["password"], stdin: input)).wait(orKillAfter: 60).outcome.status == 0)
+        #expect(try await mustc.run(["password"], input: "popcorn on sunday\n").status == 0)
         let server = try await ServeProcess.start(mustc)
         defer { server.ensureStopped() }
         let port = try #require(Int(server.url.split(separator: ":").last?.filter(\.isNumber) ?? ""))

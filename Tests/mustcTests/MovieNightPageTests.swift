@@ -46,9 +46,7 @@ import Testing
         ] {
             #expect(try await mustc.run(arguments).status == 0)
         }
-        let input = mustc.home.file("password")
-        try "popcorn on sunday\n".write(toFile: input, atomically: true, encoding: .utf8)
-        #expect(await (try mustc.start(["password"], stdin: input)).wait(orKillAfter: 60).outcome.status == 0)
+        #expect(try await mustc.run(["password"], input: "popcorn on sunday\n").status == 0)
         let server = try await ServeProcess.start(mustc)
         defer { server.ensureStopped() }
         let port = try #require(Int(server.url.split(separator: ":").last?.filter(\.isNumber) ?? ""))
@@ -112,9 +110,7 @@ import Testing
         #expect(try await mustc.run(["add", "Ann", "Up"]).status == 0)
         #expect(try await mustc.run(["add", "Bob", "Amélie"]).status == 0)
         #expect(try await mustc.run(["night", "Up", "Ann", "Bob"]).status == 0)
-        let input = mustc.home.file("password")
-        try "popcorn on sunday\n".write(toFile: input, atomically: true, encoding: .utf8)
-        #expect(await (try mustc.start(["password"], stdin: input)).wait(orKillAfter: 60).outcome.status == 0)
+        #expect(try await mustc.run(["password"], input: "popcorn on sunday\n").status == 0)
         let server = try await ServeProcess.start(mustc)
         defer { server.ensureStopped() }
         let port = try #require(Int(server.url.split(separator: ":").last?.filter(\.isNumber) ?? ""))

@@ -133,10 +133,27 @@ struct MustcBinary: Sendable {
     /// Runs to the end, in this process or as the binary (`through`); throws at the deadline.
     @discardableResult
     func run(_ arguments: [String]) async throws -> Outcome {
-        guard through == .inProcess, executable == Self.url, arguments.first != "serve" else {
-            return try await runBinary(arguments)
-        }
+        guard runsInProcess(arguments) else { return try await runBinary(arguments) }
         return try await InProcess.run(arguments, environment: environment, deadline: Self.deadline)
+    }
+
+    /// Runs to the end with `text` as standard input, as a pipe gives it: in this process, or the binary reading
+    /// it from a file (`through`); throws at the deadline.
+    @discardableResult
+    func run(_ arguments: [String], input text: String) async throws -> Outcome {
+        guard runsInProcess(arguments) else {
+            let path = home.file("stdin-\(UUID().uuidString)")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let (outcome, exited) = try await start(arguments, stdin: path).wait(orKillAfter: Self.deadline)
+            guard exited else { throw BinaryError.timedOut(arguments, seconds: Self.deadline) }
+            return outcome
+        }
+        return try await InProcess.run(
+            arguments, environment: environment, input: Data(text.utf8), deadline: Self.deadline)
+    }
+
+    private func runsInProcess(_ arguments: [String]) -> Bool {
+        through == .inProcess && executable == Self.url && arguments.first != "serve"
     }
 
     /// Runs the binary to the end, or kills the process at the deadline and throws.

@@ -12,11 +12,11 @@ import Testing
         return path
     }
 
-    func password(_ arguments: [String] = [], stdin text: String) async throws -> Outcome {
-        let running = try mustc.start(["password"] + arguments, stdin: try input(text))
-        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
-        #expect(exited)
-        return outcome
+    /// In this process, or through the built binary reading a file as its standard input (`binary`).
+    func password(_ arguments: [String] = [], stdin text: String, binary: Bool = false) async throws -> Outcome {
+        var mustc = mustc
+        if binary { mustc.through = .binary }
+        return try await mustc.run(["password"] + arguments, input: text)
     }
 
     func storedHash() throws -> String {
@@ -24,7 +24,8 @@ import Testing
     }
 
     @Test func setChangeAndRemoveStoreOnlyAHashAndSignEveryBrowserOut() async throws {
-        let set = try await password(stdin: "popcorn on sunday\n")
+        // Through the built binary: `password`'s end-to-end run.
+        let set = try await password(stdin: "popcorn on sunday\n", binary: true)
         #expect(set.status == 0, "\(set.all)")
         #expect(set.stdout == "The page's password is set.\n")
         let hash = try storedHash()

@@ -2,17 +2,15 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// `mustc member NAME --pin|--no-pin|--kid|--grown-up`, through the built binary, as a parent would run it.
+/// `mustc member NAME --pin|--no-pin|--kid|--grown-up`, as a parent would run it: in the test's process, with the
+/// PIN on standard input, and once through the built binary.
 @Suite struct ProfileCommandTests {
     let mustc = MustcBinary()
 
-    func member(_ arguments: [String], stdin text: String = "") async throws -> Outcome {
-        let path = mustc.home.file("stdin-\(UUID().uuidString)")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let running = try mustc.start(["member"] + arguments, stdin: path)
-        let (outcome, exited) = await running.wait(orKillAfter: MustcBinary.deadline)
-        #expect(exited)
-        return outcome
+    func member(_ arguments: [String], stdin text: String = "", binary: Bool = false) async throws -> Outcome {
+        var mustc = mustc
+        if binary { mustc.through = .binary }
+        return try await mustc.run(["member"] + arguments, input: text)
     }
 
     func pinHash() throws -> String {
@@ -21,7 +19,8 @@ import Testing
 
     @Test func aPinIsReadTwiceAndKeptOnlyAsAHash() async throws {
         #expect(try await mustc.run(["add", "--no-lookup", "Leo", "Up (2009)"]).status == 0)
-        let set = try await member(["Leo", "--pin"], stdin: "4711\n4711\n")
+        // Through the built binary: `member`'s end-to-end run.
+        let set = try await member(["Leo", "--pin"], stdin: "4711\n4711\n", binary: true)
         #expect(set.status == 0, "\(set.all)")
         #expect(set.stdout == "Leo's profile asks for its PIN on the page.\n")
         let hash = try pinHash()

@@ -19,9 +19,7 @@ import Testing
         }
         #expect(try await mustc("add", "--no-lookup", "Ann", "Up").status == 0)
         if password {
-            let input = mustc.home.file("password")
-            try "popcorn on sunday\n".write(toFile: input, atomically: true, encoding: .utf8)
-            let (outcome, _) = await (try mustc.start(["password"], stdin: input)).wait(orKillAfter: 60)
+            let outcome = try await mustc.run(["password"], input: "popcorn on sunday\n")
             #expect(outcome.status == 0, "\(outcome.all)")
         }
         let server = try await ServeProcess.start(mustc, arguments: arguments)
