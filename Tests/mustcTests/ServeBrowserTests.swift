@@ -35,9 +35,9 @@ import Testing
         [mustc.databasePath, mustc.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
     }
 
-    /// The scripts that run in the test run's shared Chromiums (SharedBrowser); posters.py starts its own, at
-    /// twice the pixels.
-    static let shared: Set = ["pages.py", "night.py", "links.py", "family.py", "leftout.py"]
+    /// The scripts that run in the test run's shared Chromiums (SharedBrowser): every one (posters.py draws its
+    /// borrowed Chromium at twice the pixels); any other would start its own.
+    static let shared: Set = ["pages.py", "night.py", "links.py", "family.py", "leftout.py", "posters.py"]
 
     /// Runs a script of Tests/browser (pages.py unless named) with a deadline and returns its JSON.
     static func browse(
