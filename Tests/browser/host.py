@@ -6,8 +6,8 @@ Reads one JSON request a line on stdin, {"id": N, "script": "pages", "args": [..
 {"id": N, "error": "..."}. SIZE Chromiums (3 unless named) are started once, as the host starts; a script
 borrows one for its pages and gives it back cleared (cookies, colour scheme, size, console log), so the next script
 meets a browser as a fresh one. A borrower that asks `first` (family.py, the longest, which bounds the run) never
-waits: it starts another Chromium when none is free. At the end of stdin (the test process ended) every Chromium is quit.
-The Swift side is Tests/mustcTests/SharedBrowser.swift; each script still runs on its own from the command line.
+waits: it starts another Chromium when none is free. At the end of stdin (the test process ended) every Chromium is
+quit. The Swift side is Tests/mustcTests/SharedBrowser.swift; each script still runs on its own from the command line.
 """
 
 import contextlib
