@@ -7,9 +7,10 @@ import TestSupport
 
 /// A command run inside the test's process, as swift-argument-parser's own tests run theirs: the arguments parsed
 /// and the command run by `Mustc.runReporting`, the function the binary's `main` calls, with its standard output and
-/// error captured and its input and environment given (`Console.captured`). No process is started: most tests check what a
-/// command printed and its exit code, and a launch of the binary costs about a tenth of a second of CPU here.
-/// The binary's own runs stay where the process is the subject (`MustcBinary.binary`, `start`).
+/// error captured and its input and environment given (`Console.captured`). No process is started: most tests check
+/// what a command printed and its exit code, and a launch of the binary costs 20 to 30 ms of CPU here (optimized; a
+/// tenth of a second in a debug build). The binary's own runs stay where the process is the subject
+/// (`MustcBinary.binary`, `start`).
 enum InProcess {
     static func run(
         _ arguments: [String], environment: [String: String], input: Data = Data(), deadline: Double
