@@ -144,9 +144,7 @@ struct MustcBinary: Sendable {
         guard runsInProcess(arguments) else {
             let path = home.file("stdin-\(UUID().uuidString)")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            let (outcome, exited) = try await start(arguments, stdin: path).wait(orKillAfter: Self.deadline)
-            guard exited else { throw BinaryError.timedOut(arguments, seconds: Self.deadline) }
-            return outcome
+            return try await runBinary(arguments, stdin: path)
         }
         return try await InProcess.run(
             arguments, environment: environment, input: Data(text.utf8), deadline: Self.deadline)
@@ -156,10 +154,10 @@ struct MustcBinary: Sendable {
         through == .inProcess && executable == Self.url && arguments.first != "serve"
     }
 
-    /// Runs the binary to the end, or kills the process at the deadline and throws.
+    /// Runs the binary to the end (`stdin`: a file to read from), or kills the process at the deadline and throws.
     @discardableResult
-    func runBinary(_ arguments: [String]) async throws -> Outcome {
-        let (outcome, exited) = try await start(arguments).wait(orKillAfter: Self.deadline)
+    func runBinary(_ arguments: [String], stdin: String? = nil) async throws -> Outcome {
+        let (outcome, exited) = try await start(arguments, stdin: stdin).wait(orKillAfter: Self.deadline)
         guard exited else { throw BinaryError.timedOut(arguments, seconds: Self.deadline) }
         return outcome
     }
