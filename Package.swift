@@ -100,7 +100,12 @@ let package = Package(
             path: "Sources/EmbedMigrationsPlugin"
         ),
         // A TMDB-compatible HTTP server for tests and benchmarks; never linked into mustc.
-        .target(name: "TMDBStub", dependencies: ["MustCore"]),
+        .target(
+            name: "TMDBStub",
+            dependencies: [
+                // The SQLite C API, for the tests' plain SQL on a database file (`sqlite`).
+                "MustCore", .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .executableTarget(name: "tmdb-stub", dependencies: ["TMDBStub"]),
         // Issue 33's taste benchmark (contrib/benchmarks/taste): held-out ratings in IMDb's export shape.
         .executableTarget(name: "taste-bench", dependencies: ["MustCore"]),

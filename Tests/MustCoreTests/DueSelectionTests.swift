@@ -9,7 +9,7 @@ import Testing
     let scratch = TemporaryDirectory("due")
     var path: String { scratch.file("mustc.sqlite") }
 
-    /// `count` movies inserted with the sqlite3 CLI (the schema's trigger gives each a schedule row); movie i is
+    /// `count` movies inserted with plain SQLite (the schema's trigger gives each a schedule row); movie i is
     /// due at time i when i is a multiple of 3, and far in the future otherwise.
     func library(_ count: Int) throws -> Store {
         let store = try Store(path: path, logger: quietLogger)

@@ -3,8 +3,8 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database written by the schema without 0005 (the repository's own migration files but 0005, applied by the
-/// stock sqlite3 CLI, with rows written in between as mustc wrote them) gains the history in place; 0006 and later
+/// A database written by the schema without 0005 (the repository's own migration files but 0005, applied by
+/// plain SQLite, with rows written in between as mustc wrote them) gains the history in place; 0006 and later
 /// landed on main before 0005, so a file from main has them already.
 @Suite struct HistoryUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-history")

@@ -120,7 +120,7 @@ import Testing
     }
 
     /// `serve` writes the events that came together in one transaction: each is kept or refused alone, in order. The
-    /// refusal comes from the database (a trigger, made with the sqlite3 CLI) after the event's movie, link and mark
+    /// refusal comes from the database (a trigger, made with plain SQLite) after the event's movie, link and mark
     /// were written: its savepoint takes them back, and the events around it stay.
     @Test func eventsWrittenTogetherAreKeptOrUndoneOneByOne() throws {
         let day = try #require(WatchDay.parse("2026-11-26"))

@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of schema 0013 (every migration before 0014, applied by the sqlite3 CLI over the release before
+/// A database of schema 0013 (every migration before 0014, applied by plain SQLite over the release before
 /// identities' rows, with tonight's data, an age limit, watched marks and ratings) gains 0014 in place, losing
 /// nothing; every movie's extras are due again so its next check brings the overview, and a night works at once.
 @Suite struct MovieNightUpgradeTests {

@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of schema 0019 (every migration before 0020, applied by the sqlite3 CLI, with a media server's mark
+/// A database of schema 0019 (every migration before 0020, applied by plain SQLite, with a media server's mark
 /// and a night recorded by the release before) gains 0020 in place, losing nothing: the old night is taken back as
 /// before, and a new night over the server's mark gives it back to the server when taken back.
 @Suite struct NightMarkSourceUpgradeTests {

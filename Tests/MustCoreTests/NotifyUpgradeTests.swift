@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of the schema before 0016 (every earlier migration from `Migrations/`, applied by the sqlite3 CLI
+/// A database of the schema before 0016 (every earlier migration from `Migrations/`, applied by plain SQLite
 /// over the old release's rows) gains the outbox in place, losing nothing, and notifications work on it at once.
 @Suite struct NotifyUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-notify")

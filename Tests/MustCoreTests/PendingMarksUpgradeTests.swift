@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of schema 0021 (every migration before 0022, applied by the sqlite3 CLI, with a media server's mark and
+/// A database of schema 0021 (every migration before 0022, applied by plain SQLite, with a media server's mark and
 /// a movie waiting for a choice) gains 0022 in place, losing nothing; a server's watch of the waiting movie's bare
 /// title is then held on the old rows, and settling the movie applies it.
 @Suite struct PendingMarksUpgradeTests {

@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of the schema before 0018 (every earlier migration in `Migrations/`, applied by the sqlite3 CLI over
+/// A database of the schema before 0018 (every earlier migration in `Migrations/`, applied by plain SQLite over
 /// the release before identities' rows, with offers in two regions) gains pick's indexes in place, losing nothing,
 /// and pick's reads give what they gave.
 @Suite struct PickIndexesUpgradeTests {

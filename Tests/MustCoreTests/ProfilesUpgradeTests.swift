@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of schema 0020 (every migration before 0021, applied by the sqlite3 CLI, with a family password and
+/// A database of schema 0020 (every migration before 0021, applied by plain SQLite, with a family password and
 /// two signed-in browsers of the release before) gains profiles in place, losing nothing: every member is a
 /// grown-up without a PIN, every old session stays the family password's, and the page asks for no profile.
 @Suite struct ProfilesUpgradeTests {

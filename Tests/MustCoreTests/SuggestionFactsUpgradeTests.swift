@@ -4,7 +4,7 @@ import Testing
 
 @testable import MustCore
 
-/// A database of the schema before 0019 (every earlier migration in `Migrations/`, applied by the sqlite3 CLI over
+/// A database of the schema before 0019 (every earlier migration in `Migrations/`, applied by plain SQLite over
 /// the release before identities' rows, with suggestions gathered) gains the index `suggest` reads its candidates'
 /// facts through, losing nothing, and `suggest` shows what ranking every candidate shows.
 @Suite struct SuggestionFactsUpgradeTests {

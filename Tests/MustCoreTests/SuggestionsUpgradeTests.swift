@@ -3,7 +3,7 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database of the schema before 0017 (every earlier migration in `Migrations/`, applied by the sqlite3 CLI over
+/// A database of the schema before 0017 (every earlier migration in `Migrations/`, applied by plain SQLite over
 /// the release before identities' rows) gains the suggestion tables in place, losing nothing.
 @Suite struct SuggestionsUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-suggestions")

@@ -4,7 +4,7 @@ import TMDBStub
 import Testing
 
 /// A database of the schema before 0012 (0001–0010 from `Migrations/`, and 0011 when this tree has it, applied by
-/// the sqlite3 CLI over the release before identities' rows) gains 0012 and 0013 in place, losing nothing; every
+/// plain SQLite over the release before identities' rows) gains 0012 and 0013 in place, losing nothing; every
 /// old movie's tonight data is unknown and due at its next check.
 @Suite struct TonightUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-tonight")

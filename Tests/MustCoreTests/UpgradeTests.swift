@@ -3,8 +3,8 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database written by the schema before 0004 (the repository's own migration files, applied by the stock
-/// sqlite3 CLI), opened by the new Store: nothing is lost and resolved movies stay resolved.
+/// A database written by the schema before 0004 (the repository's own migration files, applied by
+/// plain SQLite), opened by the new Store: nothing is lost and resolved movies stay resolved.
 @Suite struct UpgradeTests {
     let scratch = TemporaryDirectory("upgrade")
     var path: String { scratch.file("old.sqlite") }
@@ -126,7 +126,7 @@ extension UpgradeTests {
         var table, columns, order, rows: String
     }
 
-    /// A database as a later release left it, written by the sqlite3 CLI, not mustc: 0001–0003, the rows of the
+    /// A database as a later release left it, written by plain SQLite, not mustc: 0001–0003, the rows of the
     /// release before identities (`oldRows`), then every later migration `keep` admits, each recorded as applied,
     /// then `extra`. Returns the migrations applied, for the caller to check which schema it made.
     @discardableResult

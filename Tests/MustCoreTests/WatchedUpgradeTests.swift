@@ -4,7 +4,7 @@ import TMDBStub
 import Testing
 
 /// A database written by the schema just before 0008 (0001–0007, the repository's own migration files applied by
-/// the stock sqlite3 CLI, with rows as mustc wrote them) gains the watched marks in place: every member, movie,
+/// plain SQLite, with rows as mustc wrote them) gains the watched marks in place: every member, movie,
 /// link and rating stays, and no link is watched or rated until someone says so.
 @Suite struct WatchedUpgradeTests {
     let scratch = TemporaryDirectory("upgrade-0008")

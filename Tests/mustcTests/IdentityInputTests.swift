@@ -56,7 +56,7 @@ import Testing
 }
 
 /// Writes a database as mustc did before migration 0004: the repository's earlier migration files, recorded as
-/// applied, then `rows`, all through the stock sqlite3 CLI.
+/// applied, then `rows`, all through plain SQLite.
 func writeOldDatabase(at path: String, rows: String) throws {
     let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appending(path: "../../Migrations").standardized

@@ -52,7 +52,7 @@ import Testing
         #expect(forced["due"] as? Int == 20)
         #expect(forced["total"] as? Int == 20)
 
-        // Read with the sqlite3 CLI, not mustc: the two changed movies are back at the minimum, the rest backed off.
+        // Read with plain SQLite, not mustc: the two changed movies are back at the minimum, the rest backed off.
         let intervals = try sqlite(
             mustc.databasePath,
             """
