@@ -1,7 +1,8 @@
 import Foundation
 
-// Usage: EmbedMigrations OUTPUT.swift 0001_a.sql 0002_b.sql … [common-passwords.txt]
-// Writes `embeddedMigrations`, an ordered list of (identifier, sql) for the store's migrator, and
+// Usage: EmbedMigrations OUTPUT.swift 0001_a.sql 0002_b.sql … [schema.sql] [common-passwords.txt]
+// Writes `embeddedMigrations`, an ordered list of (identifier, sql) for the store's migrator, `embeddedSchema`, the
+// text of schema.sql (the schema the migrations make, for a new file), or "" without one, and
 // `embeddedCommonPasswords`, the text of the .txt file (one password a line), or "" without one.
 
 func swiftLiteral(_ text: String) -> String {
@@ -29,7 +30,9 @@ guard let outputPath = arguments.first else {
 
 let files = arguments.dropFirst().map(URL.init(fileURLWithPath:))
 let passwords = try files.first { $0.pathExtension == "txt" }.map { try String(contentsOf: $0, encoding: .utf8) }
-let inputs = files.filter { $0.pathExtension == "sql" }
+let schema = try files.first { $0.lastPathComponent == "schema.sql" }
+    .map { try String(contentsOf: $0, encoding: .utf8) }
+let inputs = files.filter { $0.pathExtension == "sql" && $0.lastPathComponent != "schema.sql" }
     .sorted { $0.lastPathComponent < $1.lastPathComponent }
 var lines = [
     "// Generated at build time from Migrations/*.sql. Do not edit.",
@@ -40,5 +43,6 @@ for url in inputs {
     lines.append("    (\(swiftLiteral(url.deletingPathExtension().lastPathComponent)), \(swiftLiteral(sql))),")
 }
 lines.append("]")
+lines.append("let embeddedSchema = \(swiftLiteral(schema ?? ""))")
 lines.append("let embeddedCommonPasswords = \(swiftLiteral(passwords ?? ""))")
 try (lines.joined(separator: "\n") + "\n").write(toFile: outputPath, atomically: true, encoding: .utf8)

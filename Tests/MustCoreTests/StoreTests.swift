@@ -104,7 +104,7 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appending(path: "../../Migrations").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
+            .filter { $0.hasSuffix(".sql") && $0 != "schema.sql" }.sorted()
         let store = try open()
         #expect(!files.isEmpty)
         for file in files {

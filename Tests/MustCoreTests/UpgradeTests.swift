@@ -134,7 +134,7 @@ extension UpgradeTests {
         -> [String]
     {
         let files = try FileManager.default.contentsOfDirectory(atPath: migrations.path)
-            .filter { $0.hasSuffix(".sql") && keep($0) }.sorted()
+            .filter { $0.hasSuffix(".sql") && $0 != "schema.sql" && keep($0) }.sorted()
         func migration(_ file: String) throws -> String {
             try String(contentsOf: migrations.appending(path: file), encoding: .utf8) + "\n"
                 + "INSERT INTO schemaMigration VALUES ('\(file.dropLast(4))', '2026-11-01 10:00:00.000');\n"
