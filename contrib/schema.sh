@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes Migrations/schema.sql: the schema that every migration in Migrations/ makes, as SQLite keeps it, in the
 # order it keeps it. A new database file gets it in one transaction (Migrations.swift) instead of the migrations one
-# by one; StoreTests checks that the two give the same file. Run it after adding a migration.
+# by one; NewFileSchemaTests checks that the two give the same file. Run it after adding a migration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)

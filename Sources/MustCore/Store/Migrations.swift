@@ -10,7 +10,7 @@ import GRDB
 enum Migrations {
     static var all: [(identifier: String, sql: String)] { embeddedMigrations }
 
-    /// `contrib/schema.sh` writes it from the migrations; StoreTests checks that both make the same file.
+    /// `contrib/schema.sh` writes it from the migrations; NewFileSchemaTests checks that both make the same file.
     static var schema: String { embeddedSchema }
 
     static let createLedger = """
