@@ -21,7 +21,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pages import dialog_opened, own_browser
+from pages import dialog_opened, own_browser, settled
 
 INSTALL = "axe-core with target-size is missing: pip install -r contrib/packages/python.txt (contrib/test.sh does)"
 
@@ -258,6 +258,7 @@ def card_named(driver, title):
 
 def after_edit(driver):
     """The notice the edit left: its text, whether it is on the first screen and has the focus."""
+    settled(driver)
     notices = driver.find_elements(By.CSS_SELECTOR, ".notice")
     if not notices:
         return {"text": None}
@@ -270,7 +271,9 @@ def after_edit(driver):
 
 def edits(driver, plan):
     base, member, done = plan["base"], plan["member"], {}
-    driver.set_window_size(360, 800)
+    # A phone's page under its status and address bars: 640 px high (a window of 800 in `chromium --headless=new`
+    # had shown 657), so each notice must fit the first screen of a small phone.
+    driver.set_window_size(360, 640)
     driver.get(base + member)
     card = card_named(driver, plan["watch"])
     navigating(driver, card.find_element(By.XPATH, ".//button[normalize-space()='Watched today']").click)

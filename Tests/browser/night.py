@@ -13,7 +13,7 @@ import sys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from pages import own_browser, visit
+from pages import own_browser, settled, visit
 
 
 def run(borrow, arguments):
@@ -48,6 +48,7 @@ def run(borrow, arguments):
         limit = [p.get_attribute("textContent") for p in driver.find_elements(By.CSS_SELECTOR, "p.limit")]
         # Where the first pick starts on the screen as the answer opened (after the #picks jump).
         driver.get(driver.current_url)
+        settled(driver)
         first = driver.find_elements(By.CSS_SELECTOR, "ol.picks li")
         top = driver.execute_script("return arguments[0].getBoundingClientRect().top;", first[0]) if first else None
         return {"before": before, "after": after, "offered": offered, "ticked": ticked,

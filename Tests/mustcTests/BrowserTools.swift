@@ -1,15 +1,18 @@
 import Foundation
 import TMDBStub
 
-/// What the browser tests (Tests/browser/*.py) need besides the binary: Debian's chromium and chromedriver at
-/// /usr/bin, and a Python with the packages of contrib/packages/python.txt. `contrib/test.sh` installs them all;
+/// What the browser tests (Tests/browser/*.py) need besides the binary: Debian's Chromium headless shell and
+/// chromedriver, and a Python with the packages of contrib/packages/python.txt. `contrib/test.sh` installs them all;
 /// a test run without them fails each browser test with one line naming what is missing, not a traceback.
 enum BrowserTools {
     /// The venv contrib/test.sh makes (MUSTC_TEST_PYTHON), else the python3 on PATH.
     static let python = ProcessInfo.processInfo.environment["MUSTC_TEST_PYTHON"] ?? "python3"
 
     /// The programs the scripts start, with their Debian packages.
-    static let programs = ["/usr/bin/chromium": "chromium", "/usr/bin/chromedriver": "chromium-driver"]
+    static let programs = [
+        "/usr/lib/chromium/chromium-headless-shell": "chromium-headless-shell",
+        "/usr/bin/chromedriver": "chromium-driver",
+    ]
 
     /// The modules of contrib/packages/python.txt's packages.
     static let modules = ["selenium", "axe_playwright_python"]

@@ -2,8 +2,8 @@ import Foundation
 import TMDBStub
 import Testing
 
-/// The family's page through the built binary and a real headless Chromium (Debian's chromium and chromedriver,
-/// driven by Selenium from Tests/browser/pages.py).
+/// The family's page through the built binary and a real headless Chromium (Debian's Chromium headless shell and
+/// chromedriver, driven by Selenium from Tests/browser/pages.py).
 @Suite(.serialized) struct ServeBrowserTests {
     static let hostile = [
         StubMovie(id: 900_001, title: "<img src=x onerror=alert(1)>", voteAverage: 6.6, voteCount: 66),

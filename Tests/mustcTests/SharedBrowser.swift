@@ -5,9 +5,10 @@ import TestSupport
 
 /// The test run's headless Chromiums: one `Tests/browser/host.py`, started by the first page check that needs it,
 /// runs every page script (`PageEditTests`' edits.py too) in a pool of three Chromiums, each started once: a
-/// Chromium costs over a second of CPU to start here, most of a short script's time. The host reads its requests on
-/// its standard input, so it quits its Chromiums and exits when the test process ends, however it ends; a request
-/// past its deadline ends the host (a hang), and the next request starts another.
+/// Chromium costs about 0.4 s of CPU to start and quit here (the headless shell; the full browser 0.8), much of a
+/// short script's time. The host reads its requests on its standard input, so it quits its Chromiums and exits when
+/// the test process ends, however it ends; a request past its deadline ends the host (a hang), and the next request
+/// starts another.
 final class SharedBrowser: Sendable {
     static let shared = SharedBrowser()
 
