@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 # Chromium's headless shell (Debian's chromium-headless-shell: the same Blink and V8 as `chromium`, without the
 # desktop browser around them). Measured against `chromium --headless=new`, each with chromedriver and Selenium:
 # a start and quit 0.39 CPU-seconds against 0.82, a load of the family's page 48 ms against 90, a whole signed-in
-# sweep of the family's pages with axe-core 7.4 against 7.9, and the whole test suite 35.6 s against 41-43 s on 2
+# sweep of the family's pages with axe-core 7.4 against 7.9, and the whole test suite 31-37 s against 41-48 s on 2
 # cores. It lays out, scrolls, emulates the colour scheme, raises dialogs and logs console errors as `chromium`
 # does; its window is all viewport, so a window of 360 by 640 shows 360 by 640 CSS pixels.
 SHELL = "/usr/lib/chromium/chromium-headless-shell"
