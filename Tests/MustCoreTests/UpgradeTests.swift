@@ -3,8 +3,8 @@ import MustCore
 import TMDBStub
 import Testing
 
-/// A database written by the schema before 0004 (the repository's own migration files, applied by
-/// plain SQLite), opened by the new Store: nothing is lost and resolved movies stay resolved.
+/// A database written by the schema before 0004 (the repository's own migration files, applied by plain SQLite),
+/// opened by the new Store: nothing is lost and resolved movies stay resolved.
 @Suite struct UpgradeTests {
     let scratch = TemporaryDirectory("upgrade")
     var path: String { scratch.file("old.sqlite") }

@@ -44,9 +44,8 @@ import Testing
         #expect(try sqlite(path, "SELECT count(*) FROM webSession") == "1")
     }
 
-    /// A file written by every migration before 0009 (the repository's migration files, applied by
-    /// plain SQLite, with the rows mustc wrote then) gains the sessions table, and keeps every member, movie, link
-    /// and rating.
+    /// A file written by every migration before 0009 (the repository's migration files, applied by plain SQLite, with
+    /// the rows mustc wrote then) gains the sessions table, and keeps every member, movie, link and rating.
     @Test func aDatabaseFromBeforeSessionsKeepsEveryRow() throws {
         let files = try UpgradeTests.writeDatabase(at: path, keeping: { $0 < "0009" })
         #expect(files.last == "0008_watched.sql")
